@@ -1,0 +1,206 @@
+//! Source files and the byte-offset to line/column mapping every renderer shares.
+
+use std::ops::Range;
+
+/// The text of one input file.
+///
+/// Positions follow two conventions so that every renderer (and the excerpt drawn
+/// by `annotate-snippets`) reports the same place for the same offset:
+/// - columns count characters, and a `'\r'` never counts;
+/// - a file's final line terminator does not open another line: the end of
+///   `"abc\n"` is line 1, column 4, right after `c`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The path as the user gave it.
+    pub name: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Self {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// The number of lines; an empty file has one (empty) line.
+    pub fn line_count(&self) -> usize {
+        self.line_starts
+            .iter()
+            .filter(|&&start| start == 0 || start < self.text.len())
+            .count()
+    }
+
+    /// Moves `byte` onto a position every renderer agrees on: inside the text,
+    /// on a char boundary, never between `'\r'` and `'\n'`, and never after the
+    /// final line terminator.
+    pub fn clamp_offset(&self, byte: usize) -> usize {
+        let text = self.text.as_str();
+        let mut at = byte.min(text.len());
+        while at > 0 && !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let bytes = text.as_bytes();
+        if at == text.len() && bytes.last() == Some(&b'\n') {
+            at -= 1;
+        }
+        if at > 0 && bytes.get(at) == Some(&b'\n') && bytes.get(at - 1) == Some(&b'\r') {
+            at -= 1;
+        }
+        at
+    }
+
+    /// Clamps both ends with [`Self::clamp_offset`]; a reversed span is put in order.
+    pub fn clamp_span(&self, span: Range<usize>) -> Range<usize> {
+        let (a, b) = (self.clamp_offset(span.start), self.clamp_offset(span.end));
+        a.min(b)..a.max(b)
+    }
+
+    /// The 1-based line and 1-based column (in chars) of `byte`, after clamping it.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let at = self.clamp_offset(byte);
+        let line_index = self
+            .line_starts
+            .partition_point(|&start| start <= at)
+            .saturating_sub(1);
+        let line_start = self.line_starts.get(line_index).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(line_start..at)
+            .map_or(0, |before| before.chars().filter(|&c| c != '\r').count());
+        (line_index + 1, column + 1)
+    }
+}
+
+/// All files of one run; diagnostics refer to them by index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file and returns the index to put in [`crate::Diagnostic::file`].
+    pub fn add(&mut self, file: SourceFile) -> usize {
+        self.files.push(file);
+        self.files.len() - 1
+    }
+
+    pub fn get(&self, index: usize) -> Option<&SourceFile> {
+        self.files.get(index)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_lines_and_chars_from_one() {
+        let file = SourceFile::new("a.cql", "ab\ncd\n\nef");
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(1), (1, 2));
+        assert_eq!(file.line_col(2), (1, 3));
+        assert_eq!(file.line_col(3), (2, 1));
+        assert_eq!(file.line_col(6), (3, 1));
+        assert_eq!(file.line_col(7), (4, 1));
+        assert_eq!(file.line_col(9), (4, 3));
+        assert_eq!(file.line_count(), 4);
+    }
+
+    #[test]
+    fn columns_count_chars_not_bytes() {
+        let file = SourceFile::new("a.cql", "é😀x");
+        assert_eq!(file.line_col(2), (1, 2));
+        assert_eq!(file.line_col(6), (1, 3));
+        // Offset 3 is inside the emoji: it is clamped back to its start.
+        assert_eq!(file.line_col(3), (1, 2));
+        assert_eq!(file.clamp_span(3..5), 2..2);
+    }
+
+    #[test]
+    fn tabs_count_as_one_column() {
+        let file = SourceFile::new("a.cql", "\t\tx");
+        assert_eq!(file.line_col(2), (1, 3));
+    }
+
+    #[test]
+    fn carriage_returns_never_count() {
+        let file = SourceFile::new("a.cql", "ab\r\ncd\r\n");
+        assert_eq!(file.line_col(2), (1, 3));
+        // Between '\r' and '\n' is moved before the pair.
+        assert_eq!(file.clamp_offset(3), 2);
+        assert_eq!(file.line_col(3), (1, 3));
+        assert_eq!(file.line_col(4), (2, 1));
+        assert_eq!(file.line_col(6), (2, 3));
+        assert_eq!(file.line_count(), 2);
+    }
+
+    #[test]
+    fn end_of_file_stays_on_the_last_line() {
+        let file = SourceFile::new("a.cql", "abc\n");
+        assert_eq!(file.line_col(4), (1, 4));
+        assert_eq!(file.line_col(400), (1, 4));
+        assert_eq!(file.line_count(), 1);
+        let crlf = SourceFile::new("a.cql", "abc\r\n");
+        assert_eq!(crlf.line_col(5), (1, 4));
+        let unterminated = SourceFile::new("a.cql", "abc");
+        assert_eq!(unterminated.line_col(3), (1, 4));
+    }
+
+    #[test]
+    fn empty_file_has_one_position() {
+        let file = SourceFile::new("a.cql", "");
+        assert_eq!(file.line_col(0), (1, 1));
+        assert_eq!(file.line_col(10), (1, 1));
+        assert_eq!(file.clamp_span(5..10), 0..0);
+        assert_eq!(file.line_count(), 1);
+    }
+
+    #[test]
+    fn clamp_span_orders_reversed_spans() {
+        let file = SourceFile::new("a.cql", "abcdef");
+        #[expect(
+            clippy::reversed_empty_ranges,
+            reason = "reversed spans are input we must tolerate"
+        )]
+        let reversed = 4..1;
+        assert_eq!(file.clamp_span(reversed), 1..4);
+        assert_eq!(file.clamp_span(2..99), 2..6);
+    }
+
+    #[test]
+    fn source_map_hands_out_indexes() {
+        let mut map = SourceMap::new();
+        assert!(map.is_empty());
+        let a = map.add(SourceFile::new("a.cql", "a"));
+        let b = map.add(SourceFile::new("b.cql", "b"));
+        assert_eq!((a, b), (0, 1));
+        assert_eq!(map.get(b).map(|f| f.name.as_str()), Some("b.cql"));
+        assert!(map.get(2).is_none());
+        assert_eq!(map.len(), 2);
+        assert_eq!(map.iter().count(), 2);
+    }
+}
