@@ -1,3 +1,83 @@
 //! CQL syntax: lexer, parser and abstract syntax tree. Syntax only; meaning lives in
 //! `cqlmodel-schema`.
+//!
+//! ```
+//! use cqlmodel_cql::{ast::StatementKind, parse, parse_statement};
+//!
+//! let result = parse("-- @name q1\nSELECT * FROM ks.users WHERE id = ?; SELEC oops; USE ks;");
+//! assert_eq!(result.statements.len(), 2); // the bad statement is skipped
+//! assert_eq!(result.errors.len(), 1);
+//! assert_eq!(result.comments[0].text, " @name q1");
+//!
+//! let stmt = parse_statement("select a AS x from t where k in (1, 2)").unwrap();
+//! assert!(matches!(stmt.kind, StatementKind::Select(_)));
+//! assert_eq!(stmt.to_string(), "SELECT a AS x FROM t WHERE k IN (1, 2)");
+//! assert_eq!(parse_statement(&stmt.to_string()), Ok(stmt));
+//! ```
+//!
+//! Grammar and keyword lists follow Apache Cassandra 5.0's `Lexer.g` / `Parser.g`.
+//! Not parsed: roles, users, permissions, triggers, DESCRIBE and other
+//! administrative statements (they yield an "unsupported" error).
+
 pub mod ast;
+mod display;
+mod error;
+pub mod keywords;
+mod lexer;
+mod parser;
+
+pub use error::{ParseError, ParseErrorKind};
+
+/// Everything [`parse`] found: the statements that parsed, the errors of those that
+/// did not, and every comment (with its span) in source order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseResult {
+    pub statements: Vec<ast::Statement>,
+    pub errors: Vec<ParseError>,
+    pub comments: Vec<Comment>,
+}
+
+impl ParseResult {
+    pub fn into_source_file(self) -> ast::SourceFile {
+        ast::SourceFile {
+            statements: self.statements,
+        }
+    }
+}
+
+/// A `-- ...`, `// ...` or `/* ... */` comment. Comments carry query annotations
+/// such as `-- @name q1 @rate 200/s`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// The text without the comment markers and without the line break, untrimmed.
+    pub text: String,
+    /// The whole comment, markers included.
+    pub span: ast::Span,
+}
+
+/// Parses a whole file of `;`-separated statements. Never fails: a statement with a
+/// syntax error yields an error and parsing resumes after its terminating `;`.
+pub fn parse(source: &str) -> ParseResult {
+    let lexed = lexer::lex(source);
+    let (statements, errors) = parser::Parser::new(lexed.tokens).parse_file();
+    ParseResult {
+        statements,
+        errors,
+        comments: lexed.comments,
+    }
+}
+
+/// Parses exactly one statement, optionally followed by `;`.
+pub fn parse_statement(source: &str) -> Result<ast::Statement, ParseError> {
+    parser::Parser::new(lexer::lex(source).tokens).parse_single_statement()
+}
+
+/// Parses one data type, e.g. `map<text, frozen<list<int>>>`.
+pub fn parse_data_type(source: &str) -> Result<ast::DataType, ParseError> {
+    parser::Parser::new(lexer::lex(source).tokens).parse_single_data_type()
+}
+
+/// Parses one term, e.g. `{'a': [1, 2]}` or `toTimestamp(now())`.
+pub fn parse_term(source: &str) -> Result<ast::Term, ParseError> {
+    parser::Parser::new(lexer::lex(source).tokens).parse_single_term()
+}

@@ -1,4 +1,5 @@
 //! The semantic model of a CQL schema and Cassandra's rules for serving statements.
+pub mod access;
 pub mod build;
 pub mod error;
 pub mod model;

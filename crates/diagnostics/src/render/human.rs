@@ -1,8 +1,9 @@
 //! rustc-style text output, drawn by `annotate-snippets`.
 
+use std::ops::Range;
+
 use annotate_snippets::{
-    Annotation, AnnotationKind, Element, Group, Level, Origin, Renderer, Snippet,
-    normalize_untrusted_str,
+    AnnotationKind, Element, Group, Level, Origin, Renderer, Snippet, normalize_untrusted_str,
 };
 
 use super::file_of;
@@ -53,54 +54,74 @@ fn render_one(diag: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> St
         }
     }
     for note in &diag.notes {
-        elements.push(Level::NOTE.message(trusted(note)).into());
+        elements.push(Level::NOTE.message(sanitized(note)).into());
     }
     if let Some(help) = &diag.help {
-        elements.push(Level::HELP.message(trusted(help)).into());
+        elements.push(Level::HELP.message(sanitized(help)).into());
     }
     if let Some(fix) = &diag.fix {
-        let mut text = trusted(&fix.description);
+        let mut text = sanitized(&fix.description);
         if let Some(replacement) = &fix.replacement {
             // annotate-snippets aligns continuation lines under the message text,
             // which indents the replacement under `= fix:`.
             text.push('\n');
-            text.push_str(trusted(replacement).trim_end());
+            text.push_str(sanitized(replacement).trim_end());
         }
         elements.push(Level::HELP.with_name("fix").message(text).into());
     }
     if let Some(name) = &diag.name {
-        elements.push(Level::NOTE.with_name("rule").message(trusted(name)).into());
+        elements.push(
+            Level::NOTE
+                .with_name("rule")
+                .message(sanitized(name))
+                .into(),
+        );
     }
     renderer.render(&[Group::with_title(title).elements(elements)])
 }
 
 /// The source excerpt, or just ` --> file` when nothing in the file is labelled.
+///
+/// Only the lines from the first to the last label are handed over, so that
+/// rendering costs the size of the excerpt rather than of the file.
 fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Element<'a> {
-    let primary = diag
-        .primary
-        .iter()
-        .map(|label| annotation(file, label, AnnotationKind::Primary));
-    let secondary = diag
-        .secondary
-        .iter()
-        .map(|label| annotation(file, label, AnnotationKind::Context));
-    let annotations: Vec<Annotation<'a>> = primary.chain(secondary).collect();
-    if annotations.is_empty() {
+    let primary = diag.primary.iter().map(|l| (l, AnnotationKind::Primary));
+    let secondary = diag.secondary.iter().map(|l| (l, AnnotationKind::Context));
+    let labels: Vec<(Range<usize>, &Label, AnnotationKind)> = primary
+        .chain(secondary)
+        .map(|(label, kind)| (file.clamp_span(label.span.clone()), label, kind))
+        .collect();
+    let (Some(low), Some(high)) = (
+        labels.iter().map(|(span, ..)| span.start).min(),
+        labels.iter().map(|(span, ..)| span.end).max(),
+    ) else {
         return Origin::path(file.name.as_str()).into();
-    }
-    Snippet::source(file.text.as_str())
+    };
+    let text = file.text.as_str();
+    let first = text
+        .get(..low)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |at| at + 1);
+    let last = text
+        .get(high..)
+        .and_then(|a| a.find('\n'))
+        .map_or(text.len(), |at| high + at + 1);
+    let Some(lines) = text.get(first..last) else {
+        return Origin::path(file.name.as_str()).into();
+    };
+    let annotations = labels.into_iter().map(|(span, label, kind)| {
+        let annotation = kind.span(span.start - first..span.end - first);
+        if label.message.is_empty() {
+            annotation
+        } else {
+            annotation.label(label.message.as_str())
+        }
+    });
+    Snippet::source(lines)
+        .line_start(file.line_col(first).0)
         .path(file.name.as_str())
         .annotations(annotations)
         .into()
-}
-
-fn annotation<'a>(file: &SourceFile, label: &'a Label, kind: AnnotationKind) -> Annotation<'a> {
-    let annotation = kind.span(file.clamp_span(label.span.clone()));
-    if label.message.is_empty() {
-        annotation
-    } else {
-        annotation.label(label.message.as_str())
-    }
 }
 
 /// What a diagnostic without a file is about, e.g. `table ks.t, query by_user`.
@@ -122,6 +143,6 @@ fn level(severity: Severity) -> Level<'static> {
 
 /// Messages are printed verbatim by annotate-snippets, but names inside them can
 /// come from user input (quoted CQL identifiers may hold escape sequences).
-fn trusted(text: &str) -> String {
+fn sanitized(text: &str) -> String {
     normalize_untrusted_str(&text.replace("\r\n", "\n"))
 }

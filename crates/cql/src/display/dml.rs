@@ -1,0 +1,311 @@
+//! Data manipulation statements, selectors, relations, assignments and conditions.
+
+use std::fmt::{self, Display, Formatter};
+
+use super::{FunctionName, Sep, comma};
+use crate::ast::{
+    AssignOp, Assignment, AssignmentKind, Batch, BatchKind, ColumnRef, Condition, Conditions,
+    Delete, ElementIndex, InValues, Insert, InsertValues, Ordering, Relation, RelationKind,
+    Select, Selection, Selector, SelectorKind, Update, UsingParam,
+};
+
+impl Display for Selection {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Selection::Wildcard(_) => f.write_str("*"),
+            Selection::Selectors(selectors) => comma(selectors).fmt(f),
+        }
+    }
+}
+
+impl Display for Selector {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)?;
+        if let Some(alias) = &self.alias {
+            write!(f, " AS {alias}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for SelectorKind {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            SelectorKind::Column(column) => column.fmt(f),
+            SelectorKind::CountStar => f.write_str("COUNT(*)"),
+            SelectorKind::WriteTime(column) => write!(f, "WRITETIME({column})"),
+            SelectorKind::MaxWriteTime(column) => write!(f, "MAXWRITETIME({column})"),
+            SelectorKind::Ttl(column) => write!(f, "TTL({column})"),
+            SelectorKind::Function { name, args } => {
+                write!(f, "{}({})", FunctionName(name), comma(args))
+            }
+            SelectorKind::Cast {
+                selector,
+                data_type,
+            } => write!(f, "CAST({selector} AS {data_type})"),
+            SelectorKind::Field { selector, field } => write!(f, "{selector}.{field}"),
+            SelectorKind::Element { selector, index } => write!(f, "{selector}[{index}]"),
+            SelectorKind::Term(term) => term.fmt(f),
+        }
+    }
+}
+
+impl Display for ElementIndex {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ElementIndex::Key(key) => key.fmt(f),
+            ElementIndex::Slice(from, to) => {
+                if let Some(from) = from {
+                    // `1. ..2`: a float ending in `.` must not merge with `..`.
+                    let from = from.to_string();
+                    let gap = if from.ends_with('.') { " " } else { "" };
+                    write!(f, "{from}{gap}")?;
+                }
+                f.write_str("..")?;
+                if let Some(to) = to {
+                    to.fmt(f)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Display for InValues {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            InValues::List(values) => write!(f, "({})", comma(values)),
+            InValues::Marker(marker) => marker.fmt(f),
+        }
+    }
+}
+
+impl Display for Relation {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.kind.fmt(f)
+    }
+}
+
+impl Display for RelationKind {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            RelationKind::Column { column, op, value } => {
+                write!(f, "{column} {} {value}", op.symbol())
+            }
+            RelationKind::ColumnIn {
+                column,
+                negated,
+                values,
+            } => {
+                let op = if *negated { "NOT IN" } else { "IN" };
+                write!(f, "{column} {op} {values}")
+            }
+            RelationKind::MapEntry {
+                column,
+                key,
+                op,
+                value,
+            } => write!(f, "{column}[{key}] {} {value}", op.symbol()),
+            RelationKind::MultiColumn { columns, op, value } => {
+                write!(f, "({}) {} {value}", comma(columns), op.symbol())
+            }
+            RelationKind::MultiColumnIn { columns, values } => {
+                write!(f, "({}) IN {values}", comma(columns))
+            }
+            RelationKind::Token { columns, op, value } => {
+                write!(f, "TOKEN({}) {} {value}", comma(columns), op.symbol())
+            }
+            RelationKind::IsNotNull { column } => write!(f, "{column} IS NOT NULL"),
+        }
+    }
+}
+
+impl Display for Ordering {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        self.column.fmt(f)?;
+        match &self.ann_of {
+            Some(vector) => {
+                write!(f, " ANN OF {vector}")?;
+                if self.order == crate::ast::Order::Desc {
+                    f.write_str(" DESC")?;
+                }
+                Ok(())
+            }
+            None => write!(f, " {}", self.order.keyword()),
+        }
+    }
+}
+
+impl Display for Select {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str("SELECT ")?;
+        if self.json {
+            f.write_str("JSON ")?;
+        }
+        if self.distinct {
+            f.write_str("DISTINCT ")?;
+        }
+        write!(f, "{} FROM {}", self.selection, self.table)?;
+        if !self.where_clause.is_empty() {
+            write!(f, " WHERE {}", Sep(&self.where_clause, " AND "))?;
+        }
+        if !self.group_by.is_empty() {
+            write!(f, " GROUP BY {}", comma(&self.group_by))?;
+        }
+        if !self.order_by.is_empty() {
+            write!(f, " ORDER BY {}", comma(&self.order_by))?;
+        }
+        if let Some(limit) = &self.per_partition_limit {
+            write!(f, " PER PARTITION LIMIT {limit}")?;
+        }
+        if let Some(limit) = &self.limit {
+            write!(f, " LIMIT {limit}")?;
+        }
+        if self.allow_filtering {
+            f.write_str(" ALLOW FILTERING")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for UsingParam {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            UsingParam::Ttl(ttl) => write!(f, "TTL {ttl}"),
+            UsingParam::Timestamp(timestamp) => write!(f, "TIMESTAMP {timestamp}"),
+        }
+    }
+}
+
+/// ` USING a AND b` when there is anything to say.
+fn write_using(f: &mut Formatter<'_>, using: &[UsingParam]) -> fmt::Result {
+    if using.is_empty() {
+        Ok(())
+    } else {
+        write!(f, " USING {}", Sep(using, " AND "))
+    }
+}
+
+impl Display for Insert {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "INSERT INTO {} ", self.table)?;
+        match &self.values {
+            InsertValues::Values { columns, values } => {
+                write!(f, "({}) VALUES ({})", comma(columns), comma(values))?;
+            }
+            InsertValues::Json {
+                value,
+                default_unset,
+            } => {
+                write!(f, "JSON {value}")?;
+                match default_unset {
+                    Some(true) => f.write_str(" DEFAULT UNSET")?,
+                    Some(false) => f.write_str(" DEFAULT NULL")?,
+                    None => {}
+                }
+            }
+        }
+        if self.if_not_exists {
+            f.write_str(" IF NOT EXISTS")?;
+        }
+        write_using(f, &self.using)
+    }
+}
+
+impl Display for ColumnRef {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            ColumnRef::Column(column) => column.fmt(f),
+            ColumnRef::Element(column, key) => write!(f, "{column}[{key}]"),
+            ColumnRef::Field(column, field) => write!(f, "{column}.{field}"),
+        }
+    }
+}
+
+impl Display for Assignment {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            AssignmentKind::Set { target, value } => write!(f, "{target} = {value}"),
+            AssignmentKind::SelfOp {
+                column,
+                op,
+                value,
+                compound,
+            } => {
+                let sign = match op {
+                    AssignOp::Add => "+",
+                    AssignOp::Sub => "-",
+                };
+                if *compound {
+                    write!(f, "{column} {sign}= {value}")
+                } else {
+                    write!(f, "{column} = {column} {sign} {value}")
+                }
+            }
+            AssignmentKind::Prepend { column, value } => write!(f, "{column} = {value} + {column}"),
+        }
+    }
+}
+
+impl Display for Condition {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.target, self.op.symbol(), self.value)
+    }
+}
+
+impl Display for Conditions {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Conditions::IfExists => f.write_str("IF EXISTS"),
+            Conditions::If(conditions) => write!(f, "IF {}", Sep(conditions, " AND ")),
+        }
+    }
+}
+
+impl Display for Update {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "UPDATE {}", self.table)?;
+        write_using(f, &self.using)?;
+        write!(
+            f,
+            " SET {} WHERE {}",
+            comma(&self.assignments),
+            Sep(&self.where_clause, " AND ")
+        )?;
+        if let Some(conditions) = &self.conditions {
+            write!(f, " {conditions}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Delete {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str("DELETE ")?;
+        if !self.columns.is_empty() {
+            write!(f, "{} ", comma(&self.columns))?;
+        }
+        write!(f, "FROM {}", self.table)?;
+        write_using(f, &self.using)?;
+        write!(f, " WHERE {}", Sep(&self.where_clause, " AND "))?;
+        if let Some(conditions) = &self.conditions {
+            write!(f, " {conditions}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for Batch {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.kind {
+            BatchKind::Logged => "BEGIN BATCH",
+            BatchKind::Unlogged => "BEGIN UNLOGGED BATCH",
+            BatchKind::Counter => "BEGIN COUNTER BATCH",
+        })?;
+        write_using(f, &self.using)?;
+        for statement in &self.statements {
+            write!(f, " {statement};")?;
+        }
+        f.write_str(" APPLY BATCH")
+    }
+}
