@@ -1,1 +1,216 @@
-fn main() {}
+//! `cqlmodel`: a workbench for Apache Cassandra and ScyllaDB data modeling.
+//!
+//! Exit codes: 0 ok, 1 findings or invalid statements, 2 usage or input errors.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::token::{hex_stream, typed_token};
+use cqlmodel_diagnostics::{Diagnostic, render_human, render_json};
+
+#[derive(Parser)]
+#[command(name = "cqlmodel", version, about = "A workbench for Apache Cassandra and ScyllaDB data modeling")]
+struct Cli {
+    /// Output format.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Color in text output: auto (a terminal), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// How Cassandra serves each statement: partitions read, filtering, index, order, or its error.
+    Explain {
+        /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
+        #[arg(required = true)]
+        schema: Vec<PathBuf>,
+        /// One statement to explain.
+        #[arg(long, conflicts_with = "queries")]
+        query: Option<String>,
+        /// A file of statements (`-- @name NAME` comments name them).
+        #[arg(long, required_unless_present = "query")]
+        queries: Option<PathBuf>,
+        /// The session keyspace for unqualified table names (default: the schema's
+        /// only keyspace, or the last `USE`).
+        #[arg(long)]
+        keyspace: Option<String>,
+    },
+    /// The Murmur3 token of a partition key.
+    Token {
+        /// CQL types of the key components, comma-separated (default: text).
+        #[arg(long = "type", default_value = "text")]
+        types: String,
+        /// Read hex keys from stdin (`-`), one per line, components separated by `,`.
+        #[arg(long, value_name = "-")]
+        hex: Option<String>,
+        /// The key's values, comma-separated (CQL literals; bare words are strings).
+        #[arg(required_unless_present = "hex", conflicts_with = "hex")]
+        values: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let color = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let code = match cli.command {
+        Command::Explain {
+            schema,
+            query,
+            queries,
+            keyspace,
+        } => {
+            let queries = match (query, queries) {
+                (Some(q), _) => Queries::Inline(q),
+                (None, Some(f)) => Queries::File(f),
+                (None, None) => return ExitCode::from(usage("give --query or --queries")),
+            };
+            run_explain(&schema, &queries, keyspace.as_deref(), cli.format, color)
+        }
+        Command::Token { types, hex, values } => match (hex, values) {
+            (Some(dash), _) if dash == "-" => run_hex_stream(),
+            (Some(other), _) => usage(&format!("--hex reads from stdin: use `--hex -`, not `--hex {other}`")),
+            (None, Some(values)) => run_typed_token(&types, &values, cli.format),
+            (None, None) => usage("give the key's values, or --hex -"),
+        },
+    };
+    ExitCode::from(code)
+}
+
+fn usage(message: &str) -> u8 {
+    eprintln!("error: {message}");
+    2
+}
+
+fn run_explain(
+    schema: &[PathBuf],
+    queries: &Queries,
+    keyspace: Option<&str>,
+    format: Format,
+    color: bool,
+) -> u8 {
+    let report = match explain::explain(schema, queries, keyspace) {
+        Ok(r) => r,
+        Err(e) => {
+            report_input_error(&e.to_string(), format);
+            return 2;
+        }
+    };
+    let code = u8::try_from(report.exit_code()).unwrap_or(2);
+    match format {
+        Format::Json => {
+            let rows: Vec<_> = report.explained.iter().map(|e| e.to_json(&report.sources)).collect();
+            if report.input_errors.is_empty() {
+                print_json(&rows);
+            } else {
+                print_json(&serde_json::json!({
+                    "statements": rows,
+                    "errors": render_json(&report.input_errors, &report.sources),
+                }));
+            }
+        }
+        Format::Text => {
+            let mut out = String::new();
+            if !report.input_errors.is_empty() {
+                eprint!("{}", render_human(&report.input_errors, &report.sources, color));
+                eprintln!();
+            }
+            for e in &report.explained {
+                let title = e.name.clone().unwrap_or_else(|| format!("{}:{}", e.file, e.line));
+                out.push_str(&format!("{title}\n  {}\n", e.statement));
+                match statement_diagnostic(e) {
+                    Some(d) => {
+                        for line in render_human(&[d], &report.sources, color).lines() {
+                            out.push_str("  ");
+                            out.push_str(line);
+                            out.push('\n');
+                        }
+                    }
+                    None => out.push_str(&format!("  → {}\n", summary(&e.path))),
+                }
+                for w in &e.path.warnings {
+                    out.push_str(&format!("  warning: {w}\n"));
+                }
+                out.push('\n');
+            }
+            let invalid = report.explained.iter().filter(|e| e.path.error.is_some()).count();
+            out.push_str(&format!(
+                "{} statements: {} valid, {} rejected by Cassandra\n",
+                report.explained.len(),
+                report.explained.len() - invalid,
+                invalid
+            ));
+            print!("{out}");
+        }
+    }
+    code
+}
+
+fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
+    match typed_token(types, values) {
+        Ok(t) => {
+            match format {
+                Format::Json => print_json(&t),
+                Format::Text => println!("{}", t.token),
+            }
+            0
+        }
+        Err(e) => {
+            report_input_error(&e.to_string(), format);
+            2
+        }
+    }
+}
+
+fn run_hex_stream() -> u8 {
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match hex_stream(stdin, stdout) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn report_input_error(message: &str, format: Format) {
+    match format {
+        Format::Json => {
+            let d = Diagnostic::error("input", message);
+            let sources = cqlmodel_diagnostics::SourceMap::new();
+            print_json(&serde_json::json!({ "errors": render_json(&[d], &sources) }));
+        }
+        Format::Text => eprintln!("error: {message}"),
+    }
+}
+
+fn print_json(value: &impl serde::Serialize) {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = std::io::stdout().lock();
+    // A closed pipe is not an error worth reporting.
+    let _ = writeln!(out, "{text}");
+}

@@ -4,8 +4,8 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cqlmodel_ring::token_of_key;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use scylla::routing::partitioner::{Murmur3Partitioner, Partitioner};
 
 const KEYS: usize = 4096;

@@ -213,7 +213,9 @@ mod tests {
     use proptest::prelude::*;
 
     fn encode(text: &str) -> Vec<u8> {
-        BigInt::parse_decimal(text).map(|b| b.to_twos_complement()).unwrap_or_default()
+        BigInt::parse_decimal(text)
+            .map(|b| b.to_twos_complement())
+            .unwrap_or_default()
     }
 
     #[test]
@@ -244,7 +246,13 @@ mod tests {
 
     #[test]
     fn decimal_digit_counts() {
-        for (text, digits) in [("0", 1), ("9", 1), ("10", 2), ("999999999", 9), ("1000000000", 10)] {
+        for (text, digits) in [
+            ("0", 1),
+            ("9", 1),
+            ("10", 2),
+            ("999999999", 9),
+            ("1000000000", 10),
+        ] {
             let n = BigInt::parse_decimal(text).unwrap_or(BigInt {
                 negative: false,
                 magnitude: vec![],

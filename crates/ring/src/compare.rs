@@ -48,9 +48,7 @@ fn compare_native(native: NativeType, a: &[u8], b: &[u8]) -> Ordering {
         | NativeType::Smallint
         | NativeType::Tinyint
         | NativeType::Timestamp
-        | NativeType::Counter => (a[0] as i8)
-            .cmp(&(b[0] as i8))
-            .then_with(|| a.cmp(b)),
+        | NativeType::Counter => (a[0] as i8).cmp(&(b[0] as i8)).then_with(|| a.cmp(b)),
         NativeType::Varint => compare_varints(a, b),
         NativeType::Decimal => compare_decimals(a, b),
         NativeType::Float => match (<[u8; 4]>::try_from(a), <[u8; 4]>::try_from(b)) {
@@ -91,7 +89,10 @@ fn java_float_compare(x: f64, y: f64) -> Ordering {
 }
 
 fn compare_varints(a: &[u8], b: &[u8]) -> Ordering {
-    compare_signed(&BigInt::from_twos_complement(a), &BigInt::from_twos_complement(b))
+    compare_signed(
+        &BigInt::from_twos_complement(a),
+        &BigInt::from_twos_complement(b),
+    )
 }
 
 fn compare_signed(a: &BigInt, b: &BigInt) -> Ordering {
@@ -216,9 +217,10 @@ fn compare_collections(
     per_entry: usize,
     cmp_item: impl Fn(usize, &[u8], &[u8]) -> Ordering,
 ) -> Ordering {
-    let (Some((count_a, items_a)), Some((count_b, items_b))) =
-        (collection_items(a, per_entry), collection_items(b, per_entry))
-    else {
+    let (Some((count_a, items_a)), Some((count_b, items_b))) = (
+        collection_items(a, per_entry),
+        collection_items(b, per_entry),
+    ) else {
         return a.cmp(b);
     };
     for (i, (x, y)) in items_a.iter().zip(items_b.iter()).enumerate() {
@@ -251,11 +253,7 @@ fn tuple_items(bytes: &[u8]) -> Option<Vec<Option<&[u8]>>> {
 /// `TupleType.compareCustom`: component by component with null first; when one value
 /// has fewer components, it is equal if the other's extra components are all null and
 /// smaller otherwise.
-fn compare_tuples<'t>(
-    types: impl Iterator<Item = &'t CqlType>,
-    a: &[u8],
-    b: &[u8],
-) -> Ordering {
+fn compare_tuples<'t>(types: impl Iterator<Item = &'t CqlType>, a: &[u8], b: &[u8]) -> Ordering {
     let (Some(items_a), Some(items_b)) = (tuple_items(a), tuple_items(b)) else {
         return a.cmp(b);
     };
@@ -323,8 +321,14 @@ mod tests {
     #[test]
     fn signed_integers() {
         let int = native(NativeType::Int);
-        assert_eq!(compare(&int, &(-1i32).to_be_bytes(), &1i32.to_be_bytes()), Ordering::Less);
-        assert_eq!(compare(&int, &256i32.to_be_bytes(), &255i32.to_be_bytes()), Ordering::Greater);
+        assert_eq!(
+            compare(&int, &(-1i32).to_be_bytes(), &1i32.to_be_bytes()),
+            Ordering::Less
+        );
+        assert_eq!(
+            compare(&int, &256i32.to_be_bytes(), &255i32.to_be_bytes()),
+            Ordering::Greater
+        );
     }
 
     #[test]
@@ -332,13 +336,22 @@ mod tests {
         let d = native(NativeType::Decimal);
         let one_point_zero = [0, 0, 0, 1, 10];
         let one_point_zero_zero = [0, 0, 0, 2, 100];
-        assert_eq!(compare(&d, &one_point_zero, &one_point_zero_zero), Ordering::Equal);
+        assert_eq!(
+            compare(&d, &one_point_zero, &one_point_zero_zero),
+            Ordering::Equal
+        );
         let big_exponent = [0x80, 0, 0, 0, 1]; // 1e2147483648
-        assert_eq!(compare(&d, &big_exponent, &one_point_zero), Ordering::Greater);
+        assert_eq!(
+            compare(&d, &big_exponent, &one_point_zero),
+            Ordering::Greater
+        );
         let minus_two = [0, 0, 0, 0, 0xfe];
         assert_eq!(compare(&d, &minus_two, &one_point_zero), Ordering::Less);
         let minus_one_point_five = [0, 0, 0, 1, 0xf1];
-        assert_eq!(compare(&d, &minus_two, &minus_one_point_five), Ordering::Less);
+        assert_eq!(
+            compare(&d, &minus_two, &minus_one_point_five),
+            Ordering::Less
+        );
     }
 
     #[test]
@@ -346,7 +359,10 @@ mod tests {
         let f = native(NativeType::Double);
         let b = |x: f64| x.to_be_bytes();
         assert_eq!(compare(&f, &b(-0.0), &b(0.0)), Ordering::Less);
-        assert_eq!(compare(&f, &b(f64::NAN), &b(f64::INFINITY)), Ordering::Greater);
+        assert_eq!(
+            compare(&f, &b(f64::NAN), &b(f64::INFINITY)),
+            Ordering::Greater
+        );
         assert_eq!(compare(&f, &b(-1.0), &b(0.5)), Ordering::Less);
     }
 
@@ -368,7 +384,10 @@ mod tests {
         y[8] = 0x7f;
         assert_eq!(compare(&t, &x, &y), Ordering::Less);
         // UUIDType compares those low bytes unsigned.
-        assert_eq!(compare(&native(NativeType::Uuid), &x, &y), Ordering::Greater);
+        assert_eq!(
+            compare(&native(NativeType::Uuid), &x, &y),
+            Ordering::Greater
+        );
     }
 
     #[test]
@@ -385,7 +404,10 @@ mod tests {
             }
             out
         };
-        assert_eq!(compare(&l, &list(&[1, 2]), &list(&[1, 2, 0])), Ordering::Less);
+        assert_eq!(
+            compare(&l, &list(&[1, 2]), &list(&[1, 2, 0])),
+            Ordering::Less
+        );
         assert_eq!(compare(&l, &list(&[2]), &list(&[1, 5])), Ordering::Greater);
         assert_eq!(compare(&l, &list(&[-1]), &list(&[1])), Ordering::Less);
     }

@@ -162,9 +162,15 @@ mod tests {
         assert_eq!(parse_decimal("NaN"), Err(DecimalError::Syntax));
         assert_eq!(parse_decimal("."), Err(DecimalError::Syntax));
         assert_eq!(parse_decimal("1e"), Err(DecimalError::Syntax));
-        assert_eq!(parse_decimal("1e2147483648"), Err(DecimalError::ScaleOverflow));
+        assert_eq!(
+            parse_decimal("1e2147483648"),
+            Err(DecimalError::ScaleOverflow)
+        );
         // Exponent fits an int but the scale (0 - (-2147483648)) does not.
-        assert_eq!(parse_decimal("1e-2147483648"), Err(DecimalError::ScaleOverflow));
+        assert_eq!(
+            parse_decimal("1e-2147483648"),
+            Err(DecimalError::ScaleOverflow)
+        );
         assert!(parse_decimal("1e-2147483647").is_ok());
     }
 

@@ -150,7 +150,10 @@ mod tests {
         // 0xcbd8a7b341bd9b02 / 0x5b1e906a48ae1d19; with no byte >= 0x80 Cassandra agrees.
         assert_eq!(
             hash3_x64_128(b"hello", 0),
-            [0xcbd8_a7b3_41bd_9b02_u64 as i64, 0x5b1e_906a_48ae_1d19_u64 as i64]
+            [
+                0xcbd8_a7b3_41bd_9b02_u64 as i64,
+                0x5b1e_906a_48ae_1d19_u64 as i64
+            ]
         );
     }
 

@@ -8,7 +8,12 @@
 //! - the `SSS` field is a plain number of milliseconds: `.5` is 5 ms, not 500 ms, and
 //!   more than three digits only parse while the value is below 1000;
 //! - a string without a zone is read in the server's default time zone. This module
-//!   assumes UTC (the usual server setting) for those.
+//!   assumes UTC (the usual server setting) for those;
+//! - number fields skip leading whitespace and take any number of digits (`2024-1-2 3:4`).
+//!
+//! Zones are `Z`, `±hh`, `±hhmm`, `±hh:mm`, or after a space `±hhmm`, `GMT±h:mm`, `UTC`,
+//! `GMT`. Java would also take its own zone display names (`PST`, `CET`); those are
+//! refused here rather than guessed.
 //!
 //! Dates use `java.time` (`ISO_LOCAL_DATE`, strict, proleptic Gregorian).
 
@@ -34,7 +39,14 @@ pub(crate) fn parse_timestamp(text: &str) -> Result<i64, Reason> {
     let mut time_of_day_ms: i64 = 0;
     // The date-only patterns take the zone right after the day; the others need
     // ' ' or 'T' and at least hours and minutes.
-    if cursor.peek_is(b'T') || (cursor.peek_is(b' ') && cursor.peek_at_is(1, |b| b.is_ascii_digit())) {
+    let time_follows_space = cursor.peek_is(b' ')
+        && cursor
+            .rest()
+            .bytes()
+            .skip(1)
+            .find(|&b| !is_java_ascii_whitespace(b))
+            .is_some_and(|b| b.is_ascii_digit());
+    if cursor.peek_is(b'T') || time_follows_space {
         cursor.advance(1);
         let hour = cursor.number().ok_or("expected an hour")?;
         cursor.expect(b':').ok_or("expected ':' after the hour")?;
@@ -52,7 +64,12 @@ pub(crate) fn parse_timestamp(text: &str) -> Result<i64, Reason> {
         check_range(hour, 0, 23, "hour out of range")?;
         check_range(minute, 0, 59, "minute out of range")?;
         check_range(second, 0, 59, "second out of range")?;
-        check_range(millis, 0, 999, "millisecond field out of range (it counts milliseconds, not a fraction)")?;
+        check_range(
+            millis,
+            0,
+            999,
+            "millisecond field out of range (it counts milliseconds, not a fraction)",
+        )?;
         time_of_day_ms = hour * 3_600_000 + minute * 60_000 + second * 1000 + millis;
     }
     let offset_ms = parse_zone(&mut cursor)?;
@@ -155,10 +172,20 @@ fn gregorian_calendar_days(year: i64, month: i64, day: i64) -> Result<i64, Reaso
     check_range(month, 1, 12, "month out of range")?;
     let date = (year, month, day);
     if date >= (1582, 10, 15) {
-        check_range(day, 1, days_in_month(year, month, true), "day out of range for the month")?;
+        check_range(
+            day,
+            1,
+            days_in_month(year, month, true),
+            "day out of range for the month",
+        )?;
         Ok(days_from_civil(year, month, day, true))
     } else if date <= (1582, 10, 4) {
-        check_range(day, 1, days_in_month(year, month, false), "day out of range for the month")?;
+        check_range(
+            day,
+            1,
+            days_in_month(year, month, false),
+            "day out of range for the month",
+        )?;
         Ok(days_from_civil(year, month, day, false))
     } else {
         Err("1582-10-05 to 1582-10-14 do not exist in Java's calendar")
@@ -196,7 +223,11 @@ fn days_from_civil(year: i64, month: i64, day: i64, gregorian: bool) -> i64 {
 /// Days since 1970-01-01 in the proleptic Gregorian calendar, for any year.
 fn proleptic_days(year: i64, month: i64, day: i64) -> i64 {
     // Shift by whole 400-year cycles (146097 days) so the JDN formula stays in range.
-    let cycles = if year < -4000 { (-4000 - year) / 400 + 1 } else { 0 };
+    let cycles = if year < -4000 {
+        (-4000 - year) / 400 + 1
+    } else {
+        0
+    };
     days_from_civil(year + cycles * 400, month, day, true) - cycles * 146_097
 }
 
@@ -204,12 +235,19 @@ fn proleptic_days(year: i64, month: i64, day: i64) -> i64 {
 pub(crate) fn parse_date(text: &str) -> Result<u32, Reason> {
     if is_signed_integer(text) {
         // A raw value is the stored unsigned number itself, not days since the epoch.
-        let raw: i64 = text.parse().map_err(|_| "out of range for an unsigned int")?;
+        let raw: i64 = text
+            .parse()
+            .map_err(|_| "out of range for an unsigned int")?;
         return u32::try_from(raw).map_err(|_| "raw date value must be in 0..=4294967295");
     }
     let (year, month, day) = parse_iso_local_date(text)?;
     check_range(month, 1, 12, "month out of range")?;
-    check_range(day, 1, days_in_month(year, month, true), "day out of range for the month")?;
+    check_range(
+        day,
+        1,
+        days_in_month(year, month, true),
+        "day out of range for the month",
+    )?;
     let days = proleptic_days(year, month, day);
     if days < i64::from(i32::MIN) || days > i64::from(i32::MAX) {
         return Err("date out of the supported range");
@@ -231,7 +269,9 @@ fn parse_iso_local_date(text: &str) -> Result<(i64, i64, i64), Reason> {
         .take_while(|b| b.is_ascii_digit())
         .count();
     let has_plus = bytes.first() == Some(&b'+');
-    if !(4..=10).contains(&year_len) || (has_plus && year_len <= 4) || (!has_plus && sign == 1 && year_len > 4)
+    if !(4..=10).contains(&year_len)
+        || (has_plus && year_len <= 4)
+        || (!has_plus && sign == 1 && year_len > 4)
     {
         return Err("expected yyyy-mm-dd");
     }
@@ -307,8 +347,17 @@ fn is_signed_integer(text: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// `Character.isWhitespace` restricted to ASCII.
+fn is_java_ascii_whitespace(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f | b' ')
+}
+
 fn check_range(value: i64, min: i64, max: i64, reason: Reason) -> Result<(), Reason> {
-    if (min..=max).contains(&value) { Ok(()) } else { Err(reason) }
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(reason)
+    }
 }
 
 /// A byte cursor over ASCII-structured text.
@@ -354,8 +403,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// One or more decimal digits (the parser's number fields are greedy).
+    /// One or more decimal digits (the parser's number fields are greedy), after any
+    /// whitespace: commons-lang's number fields skip leading whitespace.
     fn number(&mut self) -> Option<i64> {
+        while self.peek_at_is(0, is_java_ascii_whitespace) {
+            self.pos += 1;
+        }
         let digits = self
             .rest()
             .bytes()
@@ -383,14 +436,58 @@ mod tests {
         assert_eq!(parse_timestamp("2024-01-02T03:04:05.678Z"), Ok(t + 678));
         assert_eq!(parse_timestamp("2024-01-02"), Ok(JAN_2_2024));
         assert_eq!(parse_timestamp("2024-01-02 03:04"), Ok(t - 5_000));
-        assert_eq!(parse_timestamp("2024-01-02 03:04:05+01:00"), Ok(t - 3_600_000));
+        assert_eq!(
+            parse_timestamp("2024-01-02 03:04:05+01:00"),
+            Ok(t - 3_600_000)
+        );
         assert_eq!(parse_timestamp("2024-01-02 03:04:05-02"), Ok(t + 7_200_000));
-        assert_eq!(parse_timestamp("2024-01-02 03:04:05 +0100"), Ok(t - 3_600_000));
+        assert_eq!(
+            parse_timestamp("2024-01-02 03:04:05 +0100"),
+            Ok(t - 3_600_000)
+        );
         assert_eq!(parse_timestamp("2024-01-02 03:04:05 UTC"), Ok(t));
-        assert_eq!(parse_timestamp("2024-01-02 03:04:05 GMT+1:30"), Ok(t - 5_400_000));
+        assert_eq!(
+            parse_timestamp("2024-01-02 03:04:05 GMT+1:30"),
+            Ok(t - 5_400_000)
+        );
         assert_eq!(parse_timestamp("2024-01-02Z"), Ok(JAN_2_2024));
         assert_eq!(parse_timestamp("1704153600000"), Ok(JAN_2_2024));
         assert_eq!(parse_timestamp("-1"), Ok(-1));
+    }
+
+    /// Results of commons-lang3 `DateUtils.parseDateStrictly(text, TimestampSerializer's
+    /// patterns)` on a JVM whose default zone is UTC (`None`: it threw).
+    #[test]
+    fn vectors_checked_against_commons_lang() {
+        let cases: [(&str, Option<i64>); 24] = [
+            ("2024-01-02 03:04:05 GMT-0:30", Some(1_704_166_445_000)),
+            ("2024-01-02 03:04:05 GMT+10:00", Some(1_704_128_645_000)),
+            ("2024-01-02 03:04:05 gmt+1:30", Some(1_704_159_245_000)),
+            ("2024-01-02 03:04:05 +2359", Some(1_704_078_305_000)),
+            ("2024-01-02 03:04:05-2359", Some(1_704_250_985_000)),
+            ("2024-01-02T03:04:05.678+05:30", Some(1_704_144_845_678)),
+            ("2024-01-02 -0530", Some(1_704_173_400_000)),
+            ("2024-01-02-05:30", Some(1_704_173_400_000)),
+            ("2024-01-02 03:04:05.5Z", Some(1_704_164_645_005)),
+            ("2024-01-02 03:04:05. 5", Some(1_704_164_645_005)),
+            ("2024-1-2 3:4", Some(1_704_164_640_000)),
+            ("2024-001-02", Some(JAN_2_2024)),
+            ("02024-01-02", Some(JAN_2_2024)),
+            (" 2024-01-02", Some(JAN_2_2024)),
+            ("2024- 01-02", Some(JAN_2_2024)),
+            ("2024-01-02  03:04", Some(1_704_164_640_000)),
+            ("24-01-02", Some(-61_409_923_200_000)),
+            ("292278994-08-17 07:12:55.807Z", Some(i64::MAX)),
+            ("+2024-01-02", None),
+            ("2024-01-02 03:04 ", None),
+            ("2024-01-02 03:04:05  UTC", None),
+            ("2024-01-02 03:04:05 Z", None),
+            ("2024-01-02 03:04:05+2400", None),
+            ("2024-01-02 03:04:05 +01:00", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_timestamp(text).ok(), expected, "{text}");
+        }
     }
 
     #[test]
@@ -410,7 +507,6 @@ mod tests {
             "2023-02-29 00:00",
             "2024-01-02 24:00",
             "2024-01-02 03:04:60",
-            "2024-01-02 03:04:05 PST",
             "2024-01-02x",
             "1582-10-10",
             "0000-01-01",
@@ -422,7 +518,22 @@ mod tests {
     }
 
     #[test]
+    fn zone_names_are_refused() {
+        // Java also takes the JVM's zone display names ("PST", "CET", "Coordinated
+        // Universal Time"), whose offsets depend on its time-zone data; we do not guess.
+        assert_eq!(
+            parse_timestamp("2024-01-02 03:04:05 PST"),
+            Err("time zone names other than UTC and GMT are not supported")
+        );
+    }
+
+    #[test]
     fn julian_dates_before_the_cutover() {
+        // Checked against commons-lang3 on a UTC JVM.
+        assert_eq!(parse_timestamp("1582-10-04"), Ok(-12_219_379_200_000));
+        assert_eq!(parse_timestamp("1582-10-15"), Ok(-12_219_292_800_000));
+        assert_eq!(parse_timestamp("1000-01-01"), Ok(-30_609_792_000_000));
+        assert_eq!(parse_timestamp("1500-02-29"), Ok(-14_825_894_400_000));
         // 1582-10-04 (Julian) is the day before 1582-10-15 (Gregorian).
         let cutover = parse_timestamp("1582-10-15").expect("valid");
         assert_eq!(parse_timestamp("1582-10-04"), Ok(cutover - MILLIS_PER_DAY));
@@ -446,12 +557,21 @@ mod tests {
         assert!(parse_date("2024-1-02").is_err());
         assert!(parse_date("+2024-01-02").is_err());
         assert!(parse_date("2023-02-29").is_err());
-        assert_eq!(parse_date("+10000-01-01"), Ok(((1i64 << 31) + proleptic_days(10000, 1, 1)) as u32));
-        assert_eq!(parse_date("-0001-01-01"), Ok(((1i64 << 31) + proleptic_days(-1, 1, 1)) as u32));
+        assert_eq!(
+            parse_date("+10000-01-01"),
+            Ok(((1i64 << 31) + proleptic_days(10000, 1, 1)) as u32)
+        );
+        assert_eq!(
+            parse_date("-0001-01-01"),
+            Ok(((1i64 << 31) + proleptic_days(-1, 1, 1)) as u32)
+        );
         // The first and last representable days.
         assert_eq!(parse_date("-5877641-06-23"), Ok(0));
         assert_eq!(parse_date("+5881580-07-11"), Ok(u32::MAX));
-        assert!(parse_date("5881580-07-11").is_err(), "a year past 9999 needs its sign");
+        assert!(
+            parse_date("5881580-07-11").is_err(),
+            "a year past 9999 needs its sign"
+        );
         assert!(parse_date("+5881580-07-12").is_err());
     }
 
@@ -460,7 +580,10 @@ mod tests {
         assert_eq!(proleptic_days(1970, 1, 1), 0);
         assert_eq!(proleptic_days(2000, 3, 1), 11_017);
         // Shifting by 400 years is always 146097 days.
-        assert_eq!(proleptic_days(-4400, 5, 6) + 146_097, proleptic_days(-4000, 5, 6));
+        assert_eq!(
+            proleptic_days(-4400, 5, 6) + 146_097,
+            proleptic_days(-4000, 5, 6)
+        );
     }
 
     #[test]

@@ -32,7 +32,10 @@ use generate::{Rng, gen_key_type, gen_value, hex, type_json};
 fn python() -> PathBuf {
     let check = |python: &PathBuf| {
         Command::new(python)
-            .args(["-c", "import cassandra; from cassandra.cmurmur3 import murmur3"])
+            .args([
+                "-c",
+                "import cassandra; from cassandra.cmurmur3 import murmur3",
+            ])
             .output()
             .is_ok_and(|out| out.status.success())
     };
@@ -93,7 +96,11 @@ fn assert_same_token(key: &[u8], driver: i64, what: &dyn std::fmt::Display) {
     let ours = token_of_key(key).0;
     if key.is_empty() {
         assert_eq!(driver, 0, "driver hashes the empty key to 0 ({what})");
-        assert_eq!(ours, i64::MIN, "Cassandra gives the empty key the minimum token");
+        assert_eq!(
+            ours,
+            i64::MIN,
+            "Cassandra gives the empty key the minimum token"
+        );
     } else {
         assert_eq!(ours, driver, "token of {what} (key {})", hex(key));
     }
@@ -123,12 +130,19 @@ fn raw_byte_keys_hash_like_the_driver() {
     let answers = ask_driver(&cases);
     let mut high_tail_keys = 0;
     for ((key, case), answer) in keys.iter().zip(&cases).zip(&answers) {
-        assert_same_token(key, driver_token(answer, case), &format!("raw key {}", hex(key)));
+        assert_same_token(
+            key,
+            driver_token(answer, case),
+            &format!("raw key {}", hex(key)),
+        );
         if key.len() % 16 != 0 && key.iter().rev().take(key.len() % 16).any(|&b| b >= 0x80) {
             high_tail_keys += 1;
         }
     }
-    assert!(high_tail_keys > 1000, "the sign-extension path must be well covered");
+    assert!(
+        high_tail_keys > 1000,
+        "the sign-extension path must be well covered"
+    );
 }
 
 /// Serializes every part with our code, asks the driver for its serialization and token,
@@ -168,7 +182,11 @@ fn check_typed_cases(seed: u64, count: usize, parts_per_key: impl Fn(&mut Rng) -
         }
         let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
         let key = partition_key_bytes(&refs);
-        assert_eq!(hex(&key), answer["key"].as_str().expect("key"), "key of ({shown})");
+        assert_eq!(
+            hex(&key),
+            answer["key"].as_str().expect("key"),
+            "key of ({shown})"
+        );
         assert_same_token(&key, token, shown);
     }
 }

@@ -41,6 +41,12 @@ impl Span {
         }
     }
 
+    /// True for a span that covers nothing (also the "unknown position" default).
+    /// Use this, not `==`: spans compare equal whatever their offsets.
+    pub fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }

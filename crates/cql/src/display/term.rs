@@ -80,8 +80,13 @@ impl Display for TermKind {
             TermKind::TypeHint { ty, term } => write!(f, "({ty}) {term}"),
             TermKind::Negate(inner) => {
                 let inner = inner.to_string();
-                // `- -1`, not `--1`, which would start a comment.
-                let gap = if inner.starts_with('-') { " " } else { "" };
+                // `- -1`, not `--1` (a comment); `- 0xff`, not `-0xff` (which
+                // would lex as a malformed negative number).
+                let gap = if inner.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+                    " "
+                } else {
+                    ""
+                };
                 write!(f, "-{gap}{inner}")
             }
             TermKind::Binary { op, left, right } => write!(f, "{left} {} {right}", op.symbol()),

@@ -33,7 +33,10 @@ pub fn serialize_term(ty: &CqlType, term: &Term) -> Result<Vec<u8>, ValueError> 
         TermKind::Binary { op, .. } => err(ValueErrorKind::Unevaluated {
             what: format!("an arithmetic expression ('{}')", op.symbol()),
         }),
-        TermKind::TypeHint { ty: hint, term: inner } => {
+        TermKind::TypeHint {
+            ty: hint,
+            term: inner,
+        } => {
             if let DataTypeKind::Native(hinted) = &hint.kind {
                 let hinted = CqlType::native(*hinted);
                 if &hinted != ty {

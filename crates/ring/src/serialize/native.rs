@@ -7,7 +7,9 @@ use cqlmodel_schema::types::CqlType;
 use crate::bigint::BigInt;
 use crate::error::{ValueError, ValueErrorKind};
 use crate::inet::parse_inet;
-use crate::literal::{DecimalError, IntParse, decimal_bytes, parse_decimal, parse_f32, parse_f64, parse_integer};
+use crate::literal::{
+    DecimalError, IntParse, decimal_bytes, parse_decimal, parse_f32, parse_f64, parse_integer,
+};
 use crate::temporal::{parse_date, parse_time, parse_timestamp};
 
 use super::{special_float_text, type_mismatch};
@@ -68,9 +70,10 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
             Err(DecimalError::Syntax) => Err(invalid(t, None)),
             Err(DecimalError::ScaleOverflow) => Err(invalid(t, Some("scale out of range"))),
         },
-        (N::Decimal, L::SpecialFloat(s)) => {
-            Err(invalid(special_float_text(*s), Some("decimal has no NaN or infinities")))
-        }
+        (N::Decimal, L::SpecialFloat(s)) => Err(invalid(
+            special_float_text(*s),
+            Some("decimal has no NaN or infinities"),
+        )),
 
         (N::Float, L::Integer(t) | L::Float(t)) => parse_f32(t)
             .map(|v| v.to_be_bytes().to_vec())
@@ -82,9 +85,7 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
         (N::Double, L::Integer(t) | L::Float(t)) => parse_f64(t)
             .map(|v| v.to_be_bytes().to_vec())
             .ok_or_else(|| invalid(t, None)),
-        (N::Double, L::SpecialFloat(s)) => {
-            Ok(special_float_value(*s).to_be_bytes().to_vec())
-        }
+        (N::Double, L::SpecialFloat(s)) => Ok(special_float_value(*s).to_be_bytes().to_vec()),
 
         (N::Boolean, L::Boolean(b)) => Ok(vec![u8::from(*b)]),
 
@@ -95,7 +96,10 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
             if version == 1 {
                 Ok(bytes)
             } else {
-                Err(ValueError::new(ValueErrorKind::NotTimeUuid { found: version }, term.span))
+                Err(ValueError::new(
+                    ValueErrorKind::NotTimeUuid { found: version },
+                    term.span,
+                ))
             }
         }
 
@@ -105,7 +109,10 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
                 return Ok(Vec::new());
             }
             if t.eq_ignore_ascii_case("now") {
-                return Err(ValueError::new(ValueErrorKind::NowLiteral { text: t.clone() }, term.span));
+                return Err(ValueError::new(
+                    ValueErrorKind::NowLiteral { text: t.clone() },
+                    term.span,
+                ));
             }
             parse_timestamp(t)
                 .map(|ms| ms.to_be_bytes().to_vec())
@@ -127,13 +134,16 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
         }
 
         (N::Blob, L::Blob(hex)) => parse_hex(hex).ok_or_else(|| {
-            invalid(&format!("0x{hex}"), Some("a blob needs an even number of hex digits"))
+            invalid(
+                &format!("0x{hex}"),
+                Some("a blob needs an even number of hex digits"),
+            )
         }),
 
         (N::Duration, _) => Err(ValueError::new(
             ValueErrorKind::UnsupportedType {
                 ty: "duration".into(),
-                reason: "duration values cannot be part of a primary key".into(),
+                reason: "duration cannot be part of a primary key".into(),
             },
             term.span,
         )),

@@ -55,7 +55,10 @@ pub(super) fn serialize_udt(def: &UdtDef, term: &Term) -> Result<Vec<u8>, ValueE
                 field.span,
             ));
         }
-        if entries[..i].iter().any(|(earlier, _)| earlier.value == field.value) {
+        if entries[..i]
+            .iter()
+            .any(|(earlier, _)| earlier.value == field.value)
+        {
             return Err(ValueError::new(
                 ValueErrorKind::DuplicateField {
                     udt: def.name.clone(),

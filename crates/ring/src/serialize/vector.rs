@@ -16,9 +16,10 @@ pub(crate) fn fixed_length(ty: &CqlType) -> Option<usize> {
         CqlType::Native(native) => match native {
             NativeType::Boolean => Some(1),
             NativeType::Int | NativeType::Float => Some(4),
-            NativeType::Bigint | NativeType::Double | NativeType::Timestamp | NativeType::Counter => {
-                Some(8)
-            }
+            NativeType::Bigint
+            | NativeType::Double
+            | NativeType::Timestamp
+            | NativeType::Counter => Some(8),
             NativeType::Uuid | NativeType::Timeuuid => Some(16),
             _ => None,
         },

@@ -175,8 +175,9 @@ pub fn gen_value(rng: &mut Rng, ty: &CqlType, allow_short_tuples: bool) -> (Term
             (term(TermKind::List(terms)), Value::Array(values))
         }
         CqlType::Set { element, .. } => {
-            let mut items: Vec<(Term, Value)> =
-                (0..rng.below(6)).map(|_| gen_value(rng, element, false)).collect();
+            let mut items: Vec<(Term, Value)> = (0..rng.below(6))
+                .map(|_| gen_value(rng, element, false))
+                .collect();
             add_duplicates(rng, &mut items, element);
             let (terms, values): (Vec<_>, Vec<_>) = items.into_iter().unzip();
             let kind = if terms.is_empty() {
@@ -187,8 +188,9 @@ pub fn gen_value(rng: &mut Rng, ty: &CqlType, allow_short_tuples: bool) -> (Term
             (term(kind), Value::Array(values))
         }
         CqlType::Map { key, value, .. } => {
-            let mut keys: Vec<(Term, Value)> =
-                (0..rng.below(5)).map(|_| gen_value(rng, key, false)).collect();
+            let mut keys: Vec<(Term, Value)> = (0..rng.below(5))
+                .map(|_| gen_value(rng, key, false))
+                .collect();
             add_duplicates(rng, &mut keys, key);
             let mut entries = Vec::new();
             let mut described = Vec::new();
@@ -259,12 +261,12 @@ fn add_duplicates(rng: &mut Rng, items: &mut Vec<(Term, Value)>, ty: &CqlType) {
     let copy = items[i].clone();
     if let (CqlType::Native(NativeType::Decimal), TermKind::Literal(Literal::Float(text))) =
         (ty, &copy.0.kind)
+        && !text.contains(['e', 'E'])
+        && text.contains('.')
     {
-        if !text.contains(['e', 'E']) && text.contains('.') {
-            let rescaled = format!("{text}0");
-            items.push((lit(Literal::Float(rescaled.clone())), json!(rescaled)));
-            return;
-        }
+        let rescaled = format!("{text}0");
+        items.push((lit(Literal::Float(rescaled.clone())), json!(rescaled)));
+        return;
     }
     let at = rng.below(items.len() as u64 + 1) as usize;
     items.insert(at, copy);
@@ -304,8 +306,30 @@ fn special(rng: &mut Rng) -> (Term, Value) {
 }
 
 const TEXT_POOL: [char; 24] = [
-    'a', 'b', 'z', 'A', 'Z', '0', '9', ' ', '\'', '"', '\\', '\n', '\u{0}', '\u{7f}',
-    '\u{80}', 'é', 'ß', 'Ω', '中', '日', '\u{ffff}', '😀', '𝄞', '\u{10ffff}',
+    'a',
+    'b',
+    'z',
+    'A',
+    'Z',
+    '0',
+    '9',
+    ' ',
+    '\'',
+    '"',
+    '\\',
+    '\n',
+    '\u{0}',
+    '\u{7f}',
+    '\u{80}',
+    'é',
+    'ß',
+    'Ω',
+    '中',
+    '日',
+    '\u{ffff}',
+    '😀',
+    '𝄞',
+    '\u{10ffff}',
 ];
 
 fn gen_native(rng: &mut Rng, t: NativeType) -> (Term, Value) {
@@ -371,7 +395,11 @@ fn gen_native(rng: &mut Rng, t: NativeType) -> (Term, Value) {
                     let cut = rng.below(s.len() as u64) as usize;
                     format!("{}.{}", &s[..cut.max(1)], &s[cut.max(1)..])
                 };
-                let text = if rng.chance(40) { format!("-{text}") } else { text };
+                let text = if rng.chance(40) {
+                    format!("-{text}")
+                } else {
+                    text
+                };
                 (lit(Literal::Float(text.clone())), json!(text))
             }
         },
@@ -472,7 +500,8 @@ fn gen_native(rng: &mut Rng, t: NativeType) -> (Term, Value) {
             let text = if rng.chance(50) {
                 Ipv4Addr::from(rng.next() as u32).to_string()
             } else {
-                let mut addr = Ipv6Addr::from((u128::from(rng.next()) << 64) | u128::from(rng.next()));
+                let mut addr =
+                    Ipv6Addr::from((u128::from(rng.next()) << 64) | u128::from(rng.next()));
                 if rng.chance(30) {
                     // Runs of zero groups exercise '::' compression.
                     let mut segments = addr.segments();

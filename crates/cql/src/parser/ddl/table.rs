@@ -66,7 +66,12 @@ impl Parser {
         if !self.eat_words(&["masked", "with"]) {
             return Ok(None);
         }
-        if self.eat_word("default") {
+        // `default.f()` and `default()` are functions; bare `DEFAULT` is the default mask.
+        if self.at_word("default")
+            && !self.nth_is_punct(1, Punct::Dot)
+            && !self.nth_is_punct(1, Punct::LParen)
+        {
+            self.bump();
             return Ok(Some(ColumnMask::Default));
         }
         let name = self.function_name()?;

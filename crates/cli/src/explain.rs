@@ -1,0 +1,277 @@
+//! `cqlmodel explain`: each statement's access path against a schema.
+
+use std::path::PathBuf;
+
+use cqlmodel_cql::ast::{Span, StatementKind};
+use cqlmodel_diagnostics::{Diagnostic, SourceMap};
+use cqlmodel_schema::access::{AccessKind, AccessPath, analyze};
+use cqlmodel_schema::Schema;
+use serde::Serialize;
+
+use crate::annotations::annotations_for;
+use crate::input::{InputError, add_source, read_source};
+use crate::schema_load::{load_schema, parse_diagnostics};
+
+/// Where the statements to explain come from.
+pub enum Queries {
+    /// `--query "CQL"`.
+    Inline(String),
+    /// `--queries FILE`.
+    File(PathBuf),
+}
+
+/// One explained statement.
+#[derive(Debug)]
+pub struct Explained {
+    /// The statement as canonical CQL.
+    pub statement: String,
+    /// The `@name` annotation, if any.
+    pub name: Option<String>,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub path: AccessPath,
+    pub file_index: usize,
+    pub span: Span,
+}
+
+/// The JSON form of one explained statement (`--format json`).
+#[derive(Debug, Serialize)]
+pub struct ExplainedJson<'a> {
+    pub statement: &'a str,
+    pub name: Option<&'a str>,
+    #[serde(rename = "type")]
+    pub statement_type: cqlmodel_schema::access::StatementType,
+    pub kind: AccessKind,
+    pub table: Option<&'a str>,
+    pub partitions: Option<u64>,
+    pub filtering: bool,
+    pub needs_allow_filtering: bool,
+    pub index: Option<&'a str>,
+    pub reversed: bool,
+    pub clustering: Option<&'a cqlmodel_schema::access::ClusteringSlice>,
+    pub limit: Option<u64>,
+    pub per_partition_limit: Option<u64>,
+    pub tables: &'a [String],
+    pub warnings: &'a [String],
+    /// Cassandra's message, or null.
+    pub error: Option<&'a str>,
+    pub file: &'a str,
+    pub line: usize,
+    pub column: usize,
+    /// Where the error points (1-based line and column), when it points inside the statement.
+    pub error_line: Option<usize>,
+    pub error_column: Option<usize>,
+}
+
+impl Explained {
+    pub fn to_json<'a>(&'a self, sources: &SourceMap) -> ExplainedJson<'a> {
+        let p = &self.path;
+        let error_pos = p
+            .error
+            .as_ref()
+            .filter(|e| !e.span.is_empty())
+            .and_then(|e| sources.get(self.file_index).map(|f| f.line_col(e.span.start as usize)));
+        ExplainedJson {
+            statement: &self.statement,
+            name: self.name.as_deref(),
+            statement_type: p.statement,
+            kind: p.kind,
+            table: p.table.as_deref(),
+            partitions: p.partitions,
+            filtering: p.filtering,
+            needs_allow_filtering: p.needs_allow_filtering,
+            index: p.index.as_deref(),
+            reversed: p.reversed,
+            clustering: p.clustering.as_ref(),
+            limit: p.limit,
+            per_partition_limit: p.per_partition_limit,
+            tables: &p.tables,
+            warnings: &p.warnings,
+            error: p.error.as_ref().map(|e| e.message.as_str()),
+            file: &self.file,
+            line: self.line,
+            column: self.column,
+            error_line: error_pos.map(|(l, _)| l),
+            error_column: error_pos.map(|(_, c)| c),
+        }
+    }
+}
+
+/// The outcome of `explain`: the statements, and the problems with the input.
+pub struct Report {
+    pub explained: Vec<Explained>,
+    /// Parse and schema errors: problems with the input (exit 2).
+    pub input_errors: Vec<Diagnostic>,
+    pub sources: SourceMap,
+}
+
+impl Report {
+    /// 2 on input errors (including statements naming unknown objects or mistyped
+    /// literals), 1 when a statement is invalid, 0 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        let input_problem = !self.input_errors.is_empty()
+            || self
+                .explained
+                .iter()
+                .any(|e| e.path.error.as_ref().is_some_and(|err| is_input_error(&err.message)));
+        if input_problem {
+            2
+        } else if self.explained.iter().any(|e| e.path.error.is_some()) {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// Errors that mean the query refers to something that does not exist or writes
+/// a value of the wrong type: mistakes in the input rather than modeling findings.
+pub fn is_input_error(message: &str) -> bool {
+    message.starts_with("Undefined column name")
+        || message.starts_with("keyspace ")
+        || message.starts_with("table ")
+        || message.starts_with("No keyspace has been specified")
+        || (message.starts_with("Invalid ") && (message.contains(" constant (") || message.contains(" literal for ")))
+}
+
+/// Runs explain over the schema files and the queries.
+pub fn explain(schema_paths: &[PathBuf], queries: &Queries, keyspace: Option<&str>) -> Result<Report, InputError> {
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(schema_paths, &mut sources)?;
+    let mut input_errors = loaded.diagnostics;
+
+    let query_file = match queries {
+        Queries::Inline(text) => add_source("<query>".to_string(), text.clone().into_bytes(), &mut sources)?,
+        Queries::File(path) => read_source(path, &mut sources)?,
+    };
+    let text = sources.get(query_file).map(|f| f.text.clone()).unwrap_or_default();
+    let parsed = cqlmodel_cql::parse(&text);
+    input_errors.extend(parse_diagnostics(&parsed.errors, query_file));
+
+    let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
+    let annotations = annotations_for(&parsed.comments, &spans);
+    let mut session_keyspace = keyspace
+        .map(str::to_string)
+        .or_else(|| loaded.current_keyspace.clone())
+        .or_else(|| only_keyspace(&loaded.schema));
+
+    let file_name = sources.get(query_file).map(|f| f.name.clone()).unwrap_or_default();
+    let mut explained = Vec::new();
+    for (stmt, ann) in parsed.statements.iter().zip(&annotations) {
+        if let StatementKind::Use(ks) = &stmt.kind {
+            session_keyspace = Some(ks.value.clone());
+            continue;
+        }
+        let path = analyze(&loaded.schema, stmt, session_keyspace.as_deref());
+        let (line, column) = sources
+            .get(query_file)
+            .map_or((0, 0), |f| f.line_col(stmt.span.start as usize));
+        explained.push(Explained {
+            statement: stmt.to_string(),
+            name: ann.name().map(str::to_string),
+            file: file_name.clone(),
+            line,
+            column,
+            path,
+            file_index: query_file,
+            span: stmt.span,
+        });
+    }
+    Ok(Report {
+        explained,
+        input_errors,
+        sources,
+    })
+}
+
+/// The schema's keyspace when it has exactly one: the session keyspace an
+/// application of a one-keyspace schema would `USE`.
+fn only_keyspace(schema: &Schema) -> Option<String> {
+    let mut names = schema.keyspaces.keys();
+    match (names.next(), names.next()) {
+        (Some(only), None) => Some(only.clone()),
+        _ => None,
+    }
+}
+
+/// The diagnostic of an invalid statement, pointing at the part Cassandra objects to.
+pub fn statement_diagnostic(e: &Explained) -> Option<Diagnostic> {
+    let err = e.path.error.as_ref()?;
+    let span = if err.span.is_empty() {
+        e.span
+    } else {
+        err.span
+    };
+    let code = if is_input_error(&err.message) { "input" } else { "invalid-query" };
+    let mut d = Diagnostic::error(code, err.message.clone())
+        .with_file(e.file_index)
+        .with_primary(span.range(), "Cassandra rejects this");
+    if let Some(t) = &e.path.table {
+        d = d.with_table(t.clone());
+    }
+    if let Some(n) = &e.name {
+        d = d.with_query(n.clone());
+    }
+    if e.path.needs_allow_filtering {
+        d = d.with_help(
+            "the query reads and discards rows Cassandra cannot locate by key: design a table whose PRIMARY KEY serves it",
+        );
+    }
+    Some(d)
+}
+
+/// A one-line summary of a valid access path, for people.
+pub fn summary(path: &AccessPath) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    parts.push(
+        match path.kind {
+            AccessKind::SinglePartition => "single-partition",
+            AccessKind::MultiPartition => "multi-partition",
+            AccessKind::RangeScan => "range-scan",
+            AccessKind::Invalid => "invalid",
+        }
+        .to_string(),
+    );
+    if let Some(t) = &path.table {
+        parts.push(format!("table {t}"));
+    }
+    match path.partitions {
+        Some(1) => parts.push("1 partition".into()),
+        Some(n) => parts.push(format!("{n} partitions")),
+        None if path.kind == AccessKind::MultiPartition => parts.push("partitions unknown (bound IN list)".into()),
+        None if path.kind == AccessKind::RangeScan => parts.push("all token ranges".into()),
+        None => {}
+    }
+    if let Some(c) = &path.clustering {
+        if c.single_row {
+            parts.push("one row".into());
+        } else if let Some(r) = &c.range {
+            parts.push(format!("clustering range on {r}"));
+        } else if !c.prefix.is_empty() {
+            parts.push(format!("clustering prefix ({})", c.prefix.join(", ")));
+        }
+    }
+    if let Some(i) = &path.index {
+        parts.push(format!("index {i}"));
+    }
+    if path.filtering {
+        parts.push("filters rows".into());
+    }
+    if path.needs_allow_filtering {
+        parts.push("needs ALLOW FILTERING".into());
+    }
+    if path.reversed {
+        parts.push("reversed".into());
+    }
+    if let Some(l) = path.limit {
+        parts.push(format!("limit {l}"));
+    }
+    if let Some(l) = path.per_partition_limit {
+        parts.push(format!("per partition limit {l}"));
+    }
+    if path.tables.len() > 1 {
+        parts.push(format!("tables {}", path.tables.join(", ")));
+    }
+    parts.join(" · ")
+}
