@@ -20,13 +20,9 @@ has_murmur3() {
 
 "$python" -m venv "$venv"
 # The driver's C extension cmurmur3 is what Murmur3Token.hash_fn uses (it raises
-# NoMurmur3 without it). 3.29.x is preferred, but its cmurmur3 can fail to load
-# ("undefined symbol: rotl64") when built by a recent gcc; then take the latest release.
-"$venv/bin/pip" install -q 'cassandra-driver==3.29.*' || true
-if ! has_murmur3; then
-    echo "py-venv: cassandra-driver 3.29.* has no working murmur3 extension here; installing the latest release"
-    "$venv/bin/pip" install -q --upgrade cassandra-driver
-fi
+# NoMurmur3 without it). 3.29.x builds a cmurmur3 that fails to load here
+# ("undefined symbol: rotl64" with a recent gcc); 3.30.1 works.
+"$venv/bin/pip" install -q 'cassandra-driver==3.30.1'
 if ! has_murmur3; then
     echo "py-venv: cassandra-driver installed but its murmur3 extension does not load" >&2
     exit 1

@@ -1,1 +1,123 @@
-fn main() {}
+//! Benchmarks of the core commands, measured in-process:
+//! - `explain`: 10,000 statements against a 1,000-table schema (parse, build, analyze);
+//! - `token --hex -`: the stdin token stream, in keys per second.
+//!
+//! Run: `cargo bench -p cqlmodel --bench core`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use cqlmodel_schema::access::analyze;
+
+/// A schema of `n` tables in the shapes real schemas have: simple keys, composite
+/// partition keys, clustering columns with mixed order, statics, collections, indexes.
+fn schema(n: usize) -> String {
+    let mut s = String::from("CREATE KEYSPACE app WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\n");
+    for i in 0..n {
+        match i % 4 {
+            0 => s.push_str(&format!(
+                "CREATE TABLE app.t{i} (id uuid PRIMARY KEY, name text, email text, tags set<text>, updated timestamp);\n\
+                 CREATE INDEX t{i}_email ON app.t{i} (email);\n"
+            )),
+            1 => s.push_str(&format!(
+                "CREATE TABLE app.t{i} (tenant int, day date, ts timeuuid, kind text, payload blob, PRIMARY KEY ((tenant, day), ts)) \
+                 WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 86400 \
+                 AND compaction = {{'class': 'TimeWindowCompactionStrategy'}};\n"
+            )),
+            2 => s.push_str(&format!(
+                "CREATE TABLE app.t{i} (user_id bigint, a int, b text, c int, s text STATIC, v map<text, int>, \
+                 PRIMARY KEY (user_id, a, b, c)) WITH CLUSTERING ORDER BY (a ASC, b DESC, c ASC);\n"
+            )),
+            _ => s.push_str(&format!(
+                "CREATE TABLE app.t{i} (k text, c1 int, c2 int, v1 int, v2 text, PRIMARY KEY (k, c1, c2));\n\
+                 CREATE CUSTOM INDEX t{i}_v1 ON app.t{i} (v1) USING 'sai';\n"
+            )),
+        }
+    }
+    s
+}
+
+/// `n` statements over the tables, valid and invalid, reads and writes.
+fn queries(n: usize, tables: usize) -> String {
+    let mut q = String::new();
+    for i in 0..n {
+        let t = i % tables;
+        let stmt = match (t % 4, i % 5) {
+            (0, 0) => format!("SELECT * FROM app.t{t} WHERE id = ?"),
+            (0, 1) => format!("SELECT name FROM app.t{t} WHERE email = 'x@y.z'"),
+            (0, 2) => format!("UPDATE app.t{t} SET name = ?, tags = tags + {{'a'}} WHERE id = ?"),
+            (0, _) => format!("SELECT * FROM app.t{t} WHERE name = ?"),
+            (1, 0) => format!("SELECT * FROM app.t{t} WHERE tenant = ? AND day IN (?, ?) AND ts > ? ORDER BY ts ASC LIMIT 100"),
+            (1, 1) => format!("INSERT INTO app.t{t} (tenant, day, ts, kind, payload) VALUES (?, ?, now(), ?, ?) USING TTL 3600"),
+            (1, _) => format!("SELECT * FROM app.t{t} WHERE kind = 'x' ALLOW FILTERING"),
+            (2, 0) => format!("SELECT * FROM app.t{t} WHERE user_id = ? AND a = 1 AND b > 'x'"),
+            (2, 1) => format!("SELECT * FROM app.t{t} WHERE user_id = ? AND b = 'x'"),
+            (2, 2) => format!("DELETE FROM app.t{t} WHERE user_id = ? AND a = 1 AND b > 'q'"),
+            (2, _) => format!("SELECT user_id, count(*) FROM app.t{t} WHERE user_id IN (1, 2, 3) GROUP BY user_id"),
+            (_, 0) => format!("SELECT * FROM app.t{t} WHERE k = ? AND (c1, c2) > (1, 2)"),
+            (_, 1) => format!("SELECT * FROM app.t{t} WHERE v1 > 10 AND v1 < 20"),
+            (_, 2) => format!("BEGIN BATCH INSERT INTO app.t{t} (k, c1, c2, v1) VALUES ('a', 1, 2, 3); UPDATE app.t{t} SET v2 = 'x' WHERE k = 'a' AND c1 = 1 AND c2 = 2; APPLY BATCH"),
+            (_, _) => format!("SELECT * FROM app.t{t} WHERE token(k) > ? LIMIT 1000"),
+        };
+        q.push_str(&stmt);
+        q.push_str(";\n");
+    }
+    q
+}
+
+fn explain(c: &mut Criterion) {
+    let schema_text = schema(1_000);
+    let query_text = queries(10_000, 1_000);
+    let mut group = c.benchmark_group("explain");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(10_000));
+    group.bench_function("10k queries x 1k tables (parse + build + analyze)", |b| {
+        b.iter(|| {
+            let parsed = cqlmodel_cql::parse(black_box(&schema_text));
+            let build = cqlmodel_schema::build_schema(0, &parsed.statements);
+            let queries = cqlmodel_cql::parse(black_box(&query_text));
+            let mut invalid = 0usize;
+            for stmt in &queries.statements {
+                if analyze(&build.schema, stmt, None).error.is_some() {
+                    invalid += 1;
+                }
+            }
+            black_box(invalid)
+        })
+    });
+    group.finish();
+}
+
+fn token_stream(c: &mut Criterion) {
+    const KEYS: usize = 1_000_000;
+    let mut input = Vec::with_capacity(KEYS * 33);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..KEYS {
+        for _ in 0..2 {
+            // splitmix64: reproducible pseudo-random key bytes
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            input.extend_from_slice(format!("{z:016x}").as_bytes());
+        }
+        input.push(b'\n');
+    }
+    let mut group = c.benchmark_group("token --hex -");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(KEYS as u64));
+    group.bench_function("1M 16-byte keys, hex lines in, decimal tokens out", |b| {
+        let mut out = Vec::with_capacity(KEYS * 21);
+        b.iter(|| {
+            out.clear();
+            let n = cqlmodel_cli::token::hex_stream(black_box(input.as_slice()), &mut out);
+            black_box(n.ok())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, explain, token_stream);
+criterion_main!(benches);

@@ -178,8 +178,8 @@ pub fn hex_stream(mut input: impl Read, mut output: impl Write) -> Result<u64, S
             }
         }
         let mut consumed = 0;
-        while let Some(nl) = buf.get(consumed..).and_then(|rest| rest.iter().position(|b| *b == b'\n')) {
-            let mut line = buf.get(consumed..consumed + nl).unwrap_or_default();
+        for nl in memchr::memchr_iter(b'\n', &buf) {
+            let mut line = buf.get(consumed..nl).unwrap_or_default();
             if line.last() == Some(&b'\r') {
                 line = line.get(..line.len() - 1).unwrap_or_default();
             }
@@ -192,7 +192,7 @@ pub fn hex_stream(mut input: impl Read, mut output: impl Write) -> Result<u64, S
             }
             out.extend_from_slice(itoa.format(token_of_key(&key).0).as_bytes());
             out.push(b'\n');
-            consumed += nl + 1;
+            consumed = nl + 1;
         }
         buf.drain(..consumed);
         if out.len() >= CHUNK {
@@ -236,27 +236,47 @@ fn decode_key(line: &[u8], line_no: u64, key: &mut Vec<u8>, parts: &mut Vec<Vec<
     Ok(())
 }
 
+/// Hex digit values; 0xff marks a non-digit.
+const HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
 fn decode_hex(text: &[u8], line: u64, component: usize, column0: usize, out: &mut Vec<u8>) -> Result<(), StreamError> {
     let text = text.strip_prefix(b"0x").or_else(|| text.strip_prefix(b"0X")).unwrap_or(text);
     if text.len() % 2 != 0 {
         return Err(StreamError::OddLength { line, component });
     }
-    let digit = |i: usize, b: u8| -> Result<u8, StreamError> {
-        match b {
-            b'0'..=b'9' => Ok(b - b'0'),
-            b'a'..=b'f' => Ok(b - b'a' + 10),
-            b'A'..=b'F' => Ok(b - b'A' + 10),
-            _ => Err(StreamError::BadDigit {
+    out.reserve(text.len() / 2);
+    for pair in text.chunks_exact(2) {
+        let (hi, lo) = match pair {
+            [hi, lo] => (HEX[usize::from(*hi)], HEX[usize::from(*lo)]),
+            _ => continue,
+        };
+        if (hi | lo) == 0xff {
+            // Report the first offending digit exactly.
+            let bad = text
+                .iter()
+                .position(|b| HEX[usize::from(*b)] == 0xff)
+                .unwrap_or(0);
+            return Err(StreamError::BadDigit {
                 line,
-                column: column0 + i + 1,
-                found: char::from(b),
-            }),
+                column: column0 + bad + 1,
+                found: char::from(text.get(bad).copied().unwrap_or(b'?')),
+            });
         }
-    };
-    for (i, pair) in text.chunks_exact(2).enumerate() {
-        if let [hi, lo] = pair {
-            out.push(digit(2 * i, *hi)? << 4 | digit(2 * i + 1, *lo)?);
-        }
+        out.push(hi << 4 | lo);
     }
     Ok(())
 }

@@ -63,34 +63,72 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+/// Runs `test` on `cases` values of `strategy` in a thread with a large stack:
+/// generating deeply nested trees through proptest's combinators takes more stack
+/// in debug builds than a test thread's default 2 MiB.
+fn check<S>(
+    strategy: impl FnOnce() -> S + Send + 'static,
+    cases: u32,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError> + Send + 'static,
+) where
+    S: Strategy,
+    S::Value: std::fmt::Debug,
+{
+    let outcome = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            // PROPTEST_CASES (read by the default config) can raise the count.
+            let defaults = ProptestConfig::default();
+            let config = ProptestConfig {
+                cases: cases.max(defaults.cases),
+                ..defaults
+            };
+            let mut runner = proptest::test_runner::TestRunner::new(config);
+            runner.run(&strategy(), test).map_err(|e| e.to_string())
+        })
+        .map_err(|e| e.to_string())
+        .and_then(|handle| handle.join().map_err(|_| "test thread panicked".to_string()));
+    if let Err(message) = outcome.and_then(|r| r) {
+        panic!("{message}");
+    }
+}
 
-    #[test]
-    fn data_types_round_trip(ty in strategies::data_type()) {
+#[test]
+fn data_types_round_trip() {
+    check(strategies::data_type, 1024, |ty| {
         let printed = ty.to_string();
         prop_assert_eq!(parse_data_type(&printed), Ok(ty), "{}", printed);
-    }
+        Ok(())
+    });
+}
 
-    #[test]
-    fn terms_round_trip(term in strategies::term()) {
+#[test]
+fn terms_round_trip() {
+    check(strategies::term, 1024, |term| {
         let printed = term.to_string();
         prop_assert_eq!(parse_term(&printed), Ok(term), "{}", printed);
-    }
+        Ok(())
+    });
+}
 
-    #[test]
-    fn statements_round_trip(stmt in strategies::statements::statement()) {
+#[test]
+fn statements_round_trip() {
+    check(strategies::statements::statement, 1024, |stmt| {
         let printed = stmt.to_string();
-        let reparsed = parse_statement(&printed);
-        prop_assert_eq!(reparsed, Ok(stmt), "{}", printed);
-    }
+        prop_assert_eq!(parse_statement(&printed), Ok(stmt), "{}", printed);
+        Ok(())
+    });
+}
 
-    #[test]
-    fn files_round_trip(statements in prop::collection::vec(strategies::statements::statement(), 0..4)) {
+#[test]
+fn files_round_trip() {
+    let files = || prop::collection::vec(strategies::statements::statement(), 0..4);
+    check(files, 256, |statements| {
         let file = SourceFile { statements };
         let printed = file.to_string();
         let result = parse(&printed);
         prop_assert!(result.errors.is_empty(), "{:?}\n{}", result.errors, printed);
         prop_assert_eq!(result.into_source_file(), file);
-    }
+        Ok(())
+    });
 }

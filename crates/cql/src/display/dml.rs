@@ -145,7 +145,24 @@ impl Display for Select {
         if self.distinct {
             f.write_str("DISTINCT ")?;
         }
-        write!(f, "{} FROM {}", self.selection, self.table)?;
+        let selection = self.selection.to_string();
+        // A first column named `json` or `distinct` followed by `[`, `.` or `(`
+        // would read as the keyword: quote it.
+        let shadowed = [("json", !self.json && !self.distinct), ("distinct", !self.distinct)]
+            .into_iter()
+            .find(|(word, applies)| {
+                *applies
+                    && selection.strip_prefix(word).is_some_and(|rest| {
+                        rest.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                            && !rest.starts_with(' ')
+                            && !rest.starts_with(',')
+                    })
+            });
+        match shadowed {
+            Some((word, _)) => write!(f, "\"{word}\"{}", &selection[word.len()..])?,
+            None => f.write_str(&selection)?,
+        }
+        write!(f, " FROM {}", self.table)?;
         if !self.where_clause.is_empty() {
             write!(f, " WHERE {}", Sep(&self.where_clause, " AND "))?;
         }

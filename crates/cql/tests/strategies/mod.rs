@@ -160,6 +160,10 @@ pub fn term_with(function_calls: bool) -> BoxedStrategy<Term> {
             vec(inner.clone(), 1..4).prop_map(TermKind::Tuple).boxed(),
             vec((ident(), inner.clone()), 1..4).prop_map(TermKind::Udt).boxed(),
             (data_type(), simple.clone())
+                .prop_filter("custom-type hint on a named marker reads as a tuple", |(ty, t)| {
+                    !(matches!(ty.kind, DataTypeKind::Custom(_))
+                        && matches!(t.kind, TermKind::BindMarker(BindMarker::Named(_))))
+                })
                 .prop_map(|(ty, t)| TermKind::TypeHint { ty, term: Box::new(t) })
                 .boxed(),
             simple

@@ -1,7 +1,9 @@
 //! Terms: literals, bind markers, collection/tuple/UDT literals, function calls,
 //! type hints, negation and arithmetic (Cassandra's `term`).
 
-use crate::ast::{ArithmeticOp, BindMarker, Literal, SpecialFloat, Span, Term, TermKind};
+use crate::ast::{
+    ArithmeticOp, BindMarker, DataTypeKind, Literal, SpecialFloat, Span, Term, TermKind,
+};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
@@ -216,6 +218,12 @@ impl Parser {
             let ty = p.data_type()?;
             p.expect_punct(Punct::RParen)?;
             let term = p.nested(|p| p.simple_term())?;
+            // `{('a'): :v}` is a map keyed by a 1-tuple, not a custom-type hint on `:v`.
+            if matches!(ty.kind, DataTypeKind::Custom(_))
+                && matches!(term.kind, TermKind::BindMarker(BindMarker::Named(_)))
+            {
+                return Err(p.unexpected(&["term"]));
+            }
             Ok(TermKind::TypeHint {
                 ty,
                 term: Box::new(term),
