@@ -97,7 +97,8 @@ fn value_bytes(ty: &CqlType, text: &str) -> Result<Vec<u8>, String> {
             // `hello` parses as an identifier-like term; `2024-01-02` as arithmetic.
             Err(first) => serialize_term(ty, &as_string()).map_err(|_| first.to_string()),
         },
-        Err(parse_error) => serialize_term(ty, &as_string()).map_err(|_| parse_error.to_string()),
+        Err(parse_error) => serialize_term(ty, &as_string())
+            .map_err(|_| format!("not a valid {ty} value (as CQL: {parse_error})")),
     }
 }
 

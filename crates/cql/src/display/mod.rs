@@ -55,7 +55,8 @@ impl Display for QualifiedName {
 }
 
 /// A function name: like a [`QualifiedName`], except that the reserved `token` is
-/// also a valid bare function name (Cassandra's `allowedFunctionName`).
+/// also a valid bare function name (Cassandra's `allowedFunctionName`) and that an
+/// unqualified `key` is quoted.
 pub(crate) struct FunctionName<'a>(pub &'a QualifiedName);
 
 impl Display for FunctionName<'_> {
@@ -63,10 +64,11 @@ impl Display for FunctionName<'_> {
         if let Some(keyspace) = &self.0.keyspace {
             write!(f, "{keyspace}.")?;
         }
-        if self.0.name.value == "token" {
-            f.write_str("token")
-        } else {
-            self.0.name.fmt(f)
+        match self.0.name.as_str() {
+            "token" => f.write_str("token"),
+            // `CONTAINS key(...)` would read as `CONTAINS KEY (...)`.
+            "key" if self.0.keyspace.is_none() => f.write_str("\"key\""),
+            _ => self.0.name.fmt(f),
         }
     }
 }

@@ -112,7 +112,8 @@ impl Parser {
         if !self.eat_word("contains") {
             return None;
         }
-        let key = self.eat_word("key");
+        // `CONTAINS key.f()` calls a function in keyspace `key`.
+        let key = !self.nth_is_punct(1, Punct::Dot) && self.eat_word("key");
         Some(match (negated, key) {
             (false, false) => Operator::Contains,
             (false, true) => Operator::ContainsKey,
