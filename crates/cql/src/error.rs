@@ -56,7 +56,9 @@ pub enum ParseErrorKind {
     NestingTooDeep { limit: u32 },
     #[error("{statement} statements are not supported")]
     UnsupportedStatement { statement: String },
-    #[error("only `{column} = {column} + <value>`, `{column} = {column} - <value>` and `{column} = <value> + {column}` are supported, found {found}")]
+    #[error(
+        "only `{column} = {column} + <value>`, `{column} = {column} - <value>` and `{column} = <value> + {column}` are supported, found {found}"
+    )]
     InvalidSelfReference { column: String, found: String },
 }
 

@@ -97,7 +97,16 @@ mod tests {
 
     #[test]
     fn unreserved_keywords_stay_bare() {
-        for word in ["key", "ttl", "type", "values", "keys", "count", "writetime", "text"] {
+        for word in [
+            "key",
+            "ttl",
+            "type",
+            "values",
+            "keys",
+            "count",
+            "writetime",
+            "text",
+        ] {
             assert_eq!(quote_ident(word), word);
         }
     }

@@ -14,7 +14,11 @@ fn ok_fixtures_parse_and_round_trip() {
         let source = read(&path);
         let name = path.display().to_string();
         let result = parse(&source);
-        let rendered: Vec<String> = result.errors.iter().map(|e| render_error(&source, e)).collect();
+        let rendered: Vec<String> = result
+            .errors
+            .iter()
+            .map(|e| render_error(&source, e))
+            .collect();
         assert!(rendered.is_empty(), "{name}:\n{}", rendered.join("\n"));
         assert!(!result.statements.is_empty(), "{name}: no statements");
         for stmt in &result.statements {
@@ -27,7 +31,10 @@ fn ok_fixtures_parse_and_round_trip() {
         };
         let printed = file.to_string();
         let reparsed = parse(&printed);
-        assert!(reparsed.errors.is_empty(), "{name}: printed file has errors");
+        assert!(
+            reparsed.errors.is_empty(),
+            "{name}: printed file has errors"
+        );
         assert_eq!(reparsed.into_source_file(), file, "{name}: file round trip");
     }
 }
@@ -40,9 +47,19 @@ fn err_fixtures_match_snapshots() {
         let source = read(&path);
         let result = parse(&source);
         assert!(!result.errors.is_empty(), "{}: no errors", path.display());
-        let mut report: Vec<String> = result.errors.iter().map(|e| render_error(&source, e)).collect();
-        report.push(format!("-- {} statement(s) parsed", result.statements.len()));
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("unnamed");
+        let mut report: Vec<String> = result
+            .errors
+            .iter()
+            .map(|e| render_error(&source, e))
+            .collect();
+        report.push(format!(
+            "-- {} statement(s) parsed",
+            result.statements.len()
+        ));
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("unnamed");
         insta::assert_snapshot!(format!("err_{stem}"), report.join("\n"));
     }
 }

@@ -88,7 +88,10 @@ fn unreserved_keywords_are_identifiers() {
         panic!("wildcard")
     };
     assert_eq!(sel.len(), 7);
-    assert!(sel.iter().all(|s| matches!(s.kind, SelectorKind::Column(_))));
+    assert!(
+        sel.iter()
+            .all(|s| matches!(s.kind, SelectorKind::Column(_)))
+    );
 }
 
 #[test]
@@ -135,7 +138,9 @@ fn selector_forms() {
     assert_eq!(kinds[2], &SelectorKind::WriteTime(id("v")));
     assert_eq!(kinds[3], &SelectorKind::MaxWriteTime(id("v")));
     assert_eq!(kinds[4], &SelectorKind::Ttl(id("v")));
-    assert!(matches!(kinds[5], SelectorKind::Function { name, .. } if name.name.as_str() == "token"));
+    assert!(
+        matches!(kinds[5], SelectorKind::Function { name, .. } if name.name.as_str() == "token")
+    );
     assert!(matches!(kinds[6], SelectorKind::Cast { data_type, .. }
         if data_type.kind == DataTypeKind::Native(NativeType::Text)));
     let SelectorKind::Field { selector, field } = kinds[7] else {
@@ -143,10 +148,34 @@ fn selector_forms() {
     };
     assert_eq!(field, &id("g"));
     assert!(matches!(&selector.kind, SelectorKind::Field { field, .. } if field == &id("f")));
-    assert!(matches!(kinds[8], SelectorKind::Element { index: ElementIndex::Key(_), .. }));
-    assert!(matches!(kinds[9], SelectorKind::Element { index: ElementIndex::Slice(Some(_), Some(_)), .. }));
-    assert!(matches!(kinds[10], SelectorKind::Element { index: ElementIndex::Slice(None, Some(_)), .. }));
-    assert!(matches!(kinds[11], SelectorKind::Element { index: ElementIndex::Slice(Some(_), None), .. }));
+    assert!(matches!(
+        kinds[8],
+        SelectorKind::Element {
+            index: ElementIndex::Key(_),
+            ..
+        }
+    ));
+    assert!(matches!(
+        kinds[9],
+        SelectorKind::Element {
+            index: ElementIndex::Slice(Some(_), Some(_)),
+            ..
+        }
+    ));
+    assert!(matches!(
+        kinds[10],
+        SelectorKind::Element {
+            index: ElementIndex::Slice(None, Some(_)),
+            ..
+        }
+    ));
+    assert!(matches!(
+        kinds[11],
+        SelectorKind::Element {
+            index: ElementIndex::Slice(Some(_), None),
+            ..
+        }
+    ));
 }
 
 // ----- relations -------------------------------------------------------------------------
@@ -183,21 +212,50 @@ fn relation_forms() {
             values: InValues::Marker(t(TermKind::BindMarker(BindMarker::Anonymous)))
         }
     );
-    assert!(matches!(&kinds[3], RelationKind::MapEntry { op: Operator::Gt, .. }));
-    assert!(matches!(&kinds[4], RelationKind::MultiColumn { columns, op: Operator::Gte, value }
-        if columns.len() == 2 && matches!(value.kind, TermKind::Tuple(_))));
-    assert!(matches!(&kinds[5], RelationKind::MultiColumnIn { values: InValues::List(v), .. } if v.len() == 1));
-    assert!(matches!(&kinds[6], RelationKind::Token { columns, op: Operator::Lt, .. } if columns.len() == 2));
+    assert!(matches!(
+        &kinds[3],
+        RelationKind::MapEntry {
+            op: Operator::Gt,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&kinds[4], RelationKind::MultiColumn { columns, op: Operator::Gte, value }
+        if columns.len() == 2 && matches!(value.kind, TermKind::Tuple(_)))
+    );
+    assert!(
+        matches!(&kinds[5], RelationKind::MultiColumnIn { values: InValues::List(v), .. } if v.len() == 1)
+    );
+    assert!(
+        matches!(&kinds[6], RelationKind::Token { columns, op: Operator::Lt, .. } if columns.len() == 2)
+    );
     assert_eq!(kinds[7], RelationKind::IsNotNull { column: id("v") });
-    assert!(matches!(&kinds[8], RelationKind::Column { op: Operator::ContainsKey, .. }));
-    assert!(matches!(&kinds[9], RelationKind::Column { op: Operator::Like, .. }));
+    assert!(matches!(
+        &kinds[8],
+        RelationKind::Column {
+            op: Operator::ContainsKey,
+            ..
+        }
+    ));
+    assert!(matches!(
+        &kinds[9],
+        RelationKind::Column {
+            op: Operator::Like,
+            ..
+        }
+    ));
 }
 
 #[test]
 fn parenthesized_relations_are_flattened() {
     let s = select("SELECT * FROM t WHERE ((a = 1)) AND (b) = (2)");
-    assert!(matches!(&s.where_clause[0].kind, RelationKind::Column { .. }));
-    assert!(matches!(&s.where_clause[1].kind, RelationKind::MultiColumn { columns, .. } if columns.len() == 1));
+    assert!(matches!(
+        &s.where_clause[0].kind,
+        RelationKind::Column { .. }
+    ));
+    assert!(
+        matches!(&s.where_clause[1].kind, RelationKind::MultiColumn { columns, .. } if columns.len() == 1)
+    );
 }
 
 #[test]
@@ -211,10 +269,15 @@ fn select_clauses() {
     assert_eq!(s.order_by[0].order, Order::Desc);
     assert_eq!(s.order_by[1].order, Order::Asc);
     assert_eq!(s.per_partition_limit.map(|t| t.kind), Some(int("2")));
-    assert!(matches!(s.limit.map(|t| t.kind), Some(TermKind::BindMarker(_))));
+    assert!(matches!(
+        s.limit.map(|t| t.kind),
+        Some(TermKind::BindMarker(_))
+    ));
     assert!(s.allow_filtering);
     let s = select("SELECT * FROM t ORDER BY v ANN OF [1.0, 2.0] LIMIT 3");
-    assert!(matches!(&s.order_by[0].ann_of, Some(Term { kind: TermKind::List(v), .. }) if v.len() == 2));
+    assert!(
+        matches!(&s.order_by[0].ann_of, Some(Term { kind: TermKind::List(v), .. }) if v.len() == 2)
+    );
 }
 
 // ----- terms -----------------------------------------------------------------------------
@@ -222,16 +285,29 @@ fn select_clauses() {
 #[test]
 fn braces_make_maps_sets_and_udts() {
     assert_eq!(term("{}"), TermKind::Map(vec![]));
-    assert_eq!(term("{1, 2}"), TermKind::Set(vec![t(int("1")), t(int("2"))]));
-    assert_eq!(term("{1: 2}"), TermKind::Map(vec![(t(int("1")), t(int("2")))]));
+    assert_eq!(
+        term("{1, 2}"),
+        TermKind::Set(vec![t(int("1")), t(int("2"))])
+    );
+    assert_eq!(
+        term("{1: 2}"),
+        TermKind::Map(vec![(t(int("1")), t(int("2")))])
+    );
     assert_eq!(term("{a: 2}"), TermKind::Udt(vec![(id("a"), t(int("2")))]));
-    assert_eq!(term(r#"{"A": 2}"#), TermKind::Udt(vec![(id("A"), t(int("2")))]));
+    assert_eq!(
+        term(r#"{"A": 2}"#),
+        TermKind::Udt(vec![(id("A"), t(int("2")))])
+    );
 }
 
 #[test]
 fn parentheses_make_type_hints_and_tuples() {
-    assert!(matches!(term("(int) ?"), TermKind::TypeHint { ty, .. } if ty.kind == DataTypeKind::Native(NativeType::Int)));
-    assert!(matches!(term("(my_udt) {a: 1}"), TermKind::TypeHint { ty, .. } if matches!(ty.kind, DataTypeKind::Udt(_))));
+    assert!(
+        matches!(term("(int) ?"), TermKind::TypeHint { ty, .. } if ty.kind == DataTypeKind::Native(NativeType::Int))
+    );
+    assert!(
+        matches!(term("(my_udt) {a: 1}"), TermKind::TypeHint { ty, .. } if matches!(ty.kind, DataTypeKind::Udt(_)))
+    );
     assert_eq!(term("(1)"), TermKind::Tuple(vec![t(int("1"))]));
     assert!(matches!(term("(now(), 'a')"), TermKind::Tuple(items) if items.len() == 2));
 }
@@ -261,7 +337,13 @@ fn arithmetic_has_precedence_and_left_associativity() {
         panic!()
     };
     assert_eq!(op, ArithmeticOp::Add);
-    assert!(matches!(mul.kind, TermKind::Binary { op: ArithmeticOp::Mul, .. }));
+    assert!(matches!(
+        mul.kind,
+        TermKind::Binary {
+            op: ArithmeticOp::Mul,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -292,7 +374,9 @@ fn function_calls_nest_and_may_be_qualified() {
     };
     assert_eq!(name.keyspace, Some(id("ks")));
     assert_eq!(name.name, id("f"));
-    assert!(matches!(&args[0].kind, TermKind::FunctionCall { name, args } if name.name == id("totimestamp") && args.len() == 1));
+    assert!(
+        matches!(&args[0].kind, TermKind::FunctionCall { name, args } if name.name == id("totimestamp") && args.len() == 1)
+    );
 }
 
 // ----- types --------------------------------------------------------------------------------
@@ -300,10 +384,15 @@ fn function_calls_nest_and_may_be_qualified() {
 #[test]
 fn data_types() {
     assert_eq!(ty("VARCHAR"), DataTypeKind::Native(NativeType::Varchar));
-    assert!(matches!(ty("frozen<map<text, list<int>>>"), DataTypeKind::Frozen(inner)
+    assert!(
+        matches!(ty("frozen<map<text, list<int>>>"), DataTypeKind::Frozen(inner)
         if matches!(&inner.kind, DataTypeKind::Map(k, v)
-            if k.kind == DataTypeKind::Native(NativeType::Text) && matches!(v.kind, DataTypeKind::List(_)))));
-    assert!(matches!(ty("vector<float, 768>"), DataTypeKind::Vector(_, 768)));
+            if k.kind == DataTypeKind::Native(NativeType::Text) && matches!(v.kind, DataTypeKind::List(_))))
+    );
+    assert!(matches!(
+        ty("vector<float, 768>"),
+        DataTypeKind::Vector(_, 768)
+    ));
     assert!(matches!(ty("tuple<int, text, blob>"), DataTypeKind::Tuple(items) if items.len() == 3));
     assert!(matches!(ty("ks.address"), DataTypeKind::Udt(name) if name.keyspace == Some(id("ks"))));
     assert!(matches!(ty("list"), DataTypeKind::Udt(name) if name.name == id("list")));
@@ -324,15 +413,59 @@ fn assignment_forms() {
          m['k'] = 'v', u.f = 1, g = 5 WHERE k = 1",
     );
     let kinds: Vec<AssignmentKind> = u.assignments.into_iter().map(|a| a.kind).collect();
-    assert!(matches!(&kinds[0], AssignmentKind::SelfOp { op: AssignOp::Add, compound: false, .. }));
-    assert!(matches!(&kinds[1], AssignmentKind::SelfOp { op: AssignOp::Sub, compound: false, .. }));
-    assert!(matches!(&kinds[2], AssignmentKind::SelfOp { op: AssignOp::Sub, value, .. } if value.kind == int("3")));
-    assert!(matches!(&kinds[3], AssignmentKind::SelfOp { op: AssignOp::Add, compound: true, .. }));
-    assert!(matches!(&kinds[4], AssignmentKind::SelfOp { op: AssignOp::Sub, compound: true, .. }));
+    assert!(matches!(
+        &kinds[0],
+        AssignmentKind::SelfOp {
+            op: AssignOp::Add,
+            compound: false,
+            ..
+        }
+    ));
+    assert!(matches!(
+        &kinds[1],
+        AssignmentKind::SelfOp {
+            op: AssignOp::Sub,
+            compound: false,
+            ..
+        }
+    ));
+    assert!(
+        matches!(&kinds[2], AssignmentKind::SelfOp { op: AssignOp::Sub, value, .. } if value.kind == int("3"))
+    );
+    assert!(matches!(
+        &kinds[3],
+        AssignmentKind::SelfOp {
+            op: AssignOp::Add,
+            compound: true,
+            ..
+        }
+    ));
+    assert!(matches!(
+        &kinds[4],
+        AssignmentKind::SelfOp {
+            op: AssignOp::Sub,
+            compound: true,
+            ..
+        }
+    ));
     assert!(matches!(&kinds[5], AssignmentKind::Prepend { column, .. } if column == &id("f")));
-    assert!(matches!(&kinds[6], AssignmentKind::Set { target: ColumnRef::Element(..), .. }));
-    assert!(matches!(&kinds[7], AssignmentKind::Set { target: ColumnRef::Field(..), .. }));
-    assert!(matches!(&kinds[8], AssignmentKind::Set { target: ColumnRef::Column(_), value } if value.kind == int("5")));
+    assert!(matches!(
+        &kinds[6],
+        AssignmentKind::Set {
+            target: ColumnRef::Element(..),
+            ..
+        }
+    ));
+    assert!(matches!(
+        &kinds[7],
+        AssignmentKind::Set {
+            target: ColumnRef::Field(..),
+            ..
+        }
+    ));
+    assert!(
+        matches!(&kinds[8], AssignmentKind::Set { target: ColumnRef::Column(_), value } if value.kind == int("5"))
+    );
 }
 
 #[test]
@@ -347,7 +480,8 @@ fn self_references_must_name_the_assigned_column() {
 fn conditions() {
     let u = update("UPDATE t SET v = 1 WHERE k = 1 IF EXISTS");
     assert_eq!(u.conditions, Some(Conditions::IfExists));
-    let u = update("UPDATE t SET v = 1 WHERE k = 1 IF exists = 2 AND m['a'] IN (1, 2) AND u.f != ?");
+    let u =
+        update("UPDATE t SET v = 1 WHERE k = 1 IF exists = 2 AND m['a'] IN (1, 2) AND u.f != ?");
     let Some(Conditions::If(conds)) = u.conditions else {
         panic!()
     };
@@ -359,20 +493,36 @@ fn conditions() {
 
 #[test]
 fn insert_forms() {
-    let StatementKind::Insert(i) = stmt("INSERT INTO t (a, b) VALUES (1, ?) USING TTL 5 AND TIMESTAMP 6 IF NOT EXISTS") else {
+    let StatementKind::Insert(i) =
+        stmt("INSERT INTO t (a, b) VALUES (1, ?) USING TTL 5 AND TIMESTAMP 6 IF NOT EXISTS")
+    else {
         panic!()
     };
     assert!(i.if_not_exists);
-    assert_eq!(i.using, vec![UsingParam::Ttl(t(int("5"))), UsingParam::Timestamp(t(int("6")))]);
+    assert_eq!(
+        i.using,
+        vec![
+            UsingParam::Ttl(t(int("5"))),
+            UsingParam::Timestamp(t(int("6")))
+        ]
+    );
     let StatementKind::Insert(i) = stmt("INSERT INTO t JSON '{}' DEFAULT UNSET") else {
         panic!()
     };
-    assert!(matches!(i.values, InsertValues::Json { default_unset: Some(true), .. }));
+    assert!(matches!(
+        i.values,
+        InsertValues::Json {
+            default_unset: Some(true),
+            ..
+        }
+    ));
 }
 
 #[test]
 fn delete_forms() {
-    let StatementKind::Delete(d) = stmt("DELETE a, m['k'], l[0], u.f FROM t USING TIMESTAMP 1 WHERE k = 1 IF a = 2") else {
+    let StatementKind::Delete(d) =
+        stmt("DELETE a, m['k'], l[0], u.f FROM t USING TIMESTAMP 1 WHERE k = 1 IF a = 2")
+    else {
         panic!()
     };
     assert_eq!(d.columns.len(), 4);
@@ -392,9 +542,18 @@ fn batches_hold_member_statements_with_their_spans() {
     };
     assert_eq!(b.kind, BatchKind::Unlogged);
     assert_eq!(b.statements.len(), 2);
-    assert_eq!(&src[b.statements[0].span.range()], "INSERT INTO t (k) VALUES ($$;$$)");
-    assert_eq!(&src[b.statements[1].span.range()], "DELETE FROM t WHERE k = 2");
-    assert!(matches!(error_kind("BEGIN BATCH SELECT * FROM t; APPLY BATCH"), ParseErrorKind::UnexpectedToken { .. }));
+    assert_eq!(
+        &src[b.statements[0].span.range()],
+        "INSERT INTO t (k) VALUES ($$;$$)"
+    );
+    assert_eq!(
+        &src[b.statements[1].span.range()],
+        "DELETE FROM t WHERE k = 2"
+    );
+    assert!(matches!(
+        error_kind("BEGIN BATCH SELECT * FROM t; APPLY BATCH"),
+        ParseErrorKind::UnexpectedToken { .. }
+    ));
 }
 
 // ----- DDL --------------------------------------------------------------------------------------
@@ -412,7 +571,9 @@ fn primary_key_forms() {
     assert_eq!(pk.partition_key, vec![id("a"), id("b")]);
     assert_eq!(pk.clustering, vec![id("c")]);
     assert!(pk.parenthesized_partition);
-    let t3 = table("CREATE TABLE t (a int, b int, PRIMARY KEY (a, b)) WITH CLUSTERING ORDER BY (b DESC) AND COMPACT STORAGE AND comment = 'x'");
+    let t3 = table(
+        "CREATE TABLE t (a int, b int, PRIMARY KEY (a, b)) WITH CLUSTERING ORDER BY (b DESC) AND COMPACT STORAGE AND comment = 'x'",
+    );
     let pk = t3.primary_key.expect("pk");
     assert!(!pk.parenthesized_partition);
     assert_eq!(t3.options.clustering_order[0].order, Order::Desc);
@@ -422,17 +583,23 @@ fn primary_key_forms() {
 
 #[test]
 fn column_options() {
-    let StatementKind::CreateTable(t) = stmt("CREATE TABLE t (k int, s text STATIC, m text MASKED WITH DEFAULT, n text MASKED WITH mask_inner(1, null), PRIMARY KEY (k))") else {
+    let StatementKind::CreateTable(t) = stmt(
+        "CREATE TABLE t (k int, s text STATIC, m text MASKED WITH DEFAULT, n text MASKED WITH mask_inner(1, null), PRIMARY KEY (k))",
+    ) else {
         panic!()
     };
     assert!(t.columns[1].is_static);
     assert_eq!(t.columns[2].mask, Some(ColumnMask::Default));
-    assert!(matches!(&t.columns[3].mask, Some(ColumnMask::Function { args, .. }) if args.len() == 2));
+    assert!(
+        matches!(&t.columns[3].mask, Some(ColumnMask::Function { args, .. }) if args.len() == 2)
+    );
 }
 
 #[test]
 fn index_targets_and_options() {
-    let StatementKind::CreateIndex(i) = stmt("CREATE CUSTOM INDEX IF NOT EXISTS i ON ks.t (keys(m), v) USING 'sai' WITH OPTIONS = {'a': 'b'}") else {
+    let StatementKind::CreateIndex(i) = stmt(
+        "CREATE CUSTOM INDEX IF NOT EXISTS i ON ks.t (keys(m), v) USING 'sai' WITH OPTIONS = {'a': 'b'}",
+    ) else {
         panic!()
     };
     assert!(i.custom && i.if_not_exists);
@@ -464,7 +631,10 @@ fn property_values_may_be_unreserved_keywords() {
     let AlterTableAction::With(options) = a.action else {
         panic!()
     };
-    assert_eq!(options.properties[0].value.kind, TermKind::Literal(Literal::String("ALL".into())));
+    assert_eq!(
+        options.properties[0].value.kind,
+        TermKind::Literal(Literal::String("ALL".into()))
+    );
 }
 
 // ----- files, spans, recovery ------------------------------------------------------------------
@@ -473,7 +643,11 @@ fn property_values_may_be_unreserved_keywords() {
 fn statement_spans_exclude_the_semicolon() {
     let src = "  SELECT * FROM t ;\nUSE ks;";
     let result = parse(src);
-    let texts: Vec<&str> = result.statements.iter().map(|s| &src[s.span.range()]).collect();
+    let texts: Vec<&str> = result
+        .statements
+        .iter()
+        .map(|s| &src[s.span.range()])
+        .collect();
     assert_eq!(texts, vec!["SELECT * FROM t", "USE ks"]);
 }
 
@@ -483,8 +657,14 @@ fn one_bad_statement_does_not_hide_the_rest() {
     let result = parse(src);
     assert_eq!(result.errors.len(), 2);
     assert_eq!(result.statements.len(), 2);
-    assert!(matches!(result.statements[0].kind, StatementKind::Insert(_)));
-    assert!(matches!(result.statements[1].kind, StatementKind::Update(_)));
+    assert!(matches!(
+        result.statements[0].kind,
+        StatementKind::Insert(_)
+    ));
+    assert!(matches!(
+        result.statements[1].kind,
+        StatementKind::Update(_)
+    ));
 }
 
 #[test]
@@ -500,8 +680,14 @@ fn recovery_skips_whole_batches() {
 fn parse_statement_takes_exactly_one_statement() {
     assert!(parse_statement("USE ks;").is_ok());
     assert!(parse_statement("USE ks; USE other").is_err());
-    assert!(matches!(error_kind(""), ParseErrorKind::UnexpectedEof { .. }));
-    assert!(matches!(error_kind("-- only a comment"), ParseErrorKind::UnexpectedEof { .. }));
+    assert!(matches!(
+        error_kind(""),
+        ParseErrorKind::UnexpectedEof { .. }
+    ));
+    assert!(matches!(
+        error_kind("-- only a comment"),
+        ParseErrorKind::UnexpectedEof { .. }
+    ));
 }
 
 #[test]
@@ -525,13 +711,19 @@ fn deep_nesting_is_an_error_not_a_crash() {
         format!("SELECT * FROM t WHERE k = {}", deep("(int) ", "", "1")),
         format!("SELECT {} FROM t", deep("f(", ")", "a")),
         format!("SELECT * FROM t WHERE {}", deep("(", ")", "a = 1")),
-        format!("CREATE TABLE t (k {} PRIMARY KEY)", deep("frozen<", ">", "int")),
+        format!(
+            "CREATE TABLE t (k {} PRIMARY KEY)",
+            deep("frozen<", ">", "int")
+        ),
     ];
     for src in cases {
         let result = parse(&src);
         assert_eq!(result.errors.len(), 1, "{}", &src[..60]);
         assert!(
-            matches!(result.errors[0].kind, ParseErrorKind::NestingTooDeep { limit: 128 }),
+            matches!(
+                result.errors[0].kind,
+                ParseErrorKind::NestingTooDeep { limit: 128 }
+            ),
             "{}: {}",
             &src[..60],
             result.errors[0]

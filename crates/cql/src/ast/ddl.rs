@@ -1,4 +1,4 @@
-use super::{DataType, Ident, QualifiedName, Selection, Span, Term, Relation};
+use super::{DataType, Ident, QualifiedName, Relation, Selection, Span, Term};
 
 /// `name = value` in a `WITH` clause. Values are terms: constants or map literals
 /// (`{'class': 'NetworkTopologyStrategy', 'dc1': '3'}`).
@@ -64,7 +64,10 @@ pub struct ColumnDef {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ColumnMask {
     Default,
-    Function { name: QualifiedName, args: Vec<Term> },
+    Function {
+        name: QualifiedName,
+        args: Vec<Term>,
+    },
 }
 
 /// `PRIMARY KEY ((a, b), c, d)` or `PRIMARY KEY (a, c)`.
@@ -172,7 +175,10 @@ pub enum AlterTypeAction {
         if_exists: bool,
         renames: Vec<(Ident, Ident)>,
     },
-    AlterFieldType { field: Ident, data_type: DataType },
+    AlterFieldType {
+        field: Ident,
+        data_type: DataType,
+    },
 }
 
 /// What an index is built on: `c`, `keys(c)`, `values(c)`, `entries(c)`, `full(c)`.

@@ -36,7 +36,10 @@ pub enum SelectorKind {
         data_type: DataType,
     },
     /// `s.field` on a UDT.
-    Field { selector: Box<Selector>, field: Ident },
+    Field {
+        selector: Box<Selector>,
+        field: Ident,
+    },
     /// `s[k]` or `s[a..b]` on a collection (Cassandra 4.0+).
     Element {
         selector: Box<Selector>,

@@ -19,7 +19,7 @@ pub use term::*;
 pub use types::*;
 
 /// A byte range `start..end` in the source text.
-#[derive(Debug, Clone, Copy, Default, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, Eq)]
 pub struct Span {
     pub start: u32,
     pub end: u32,
@@ -58,6 +58,12 @@ impl PartialEq for Span {
     fn eq(&self, _other: &Self) -> bool {
         true
     }
+}
+
+/// Consistent with `PartialEq`: all spans are equal, so all hash alike (a derived
+/// `Hash` would make equal `Ident`s land in different `HashSet` buckets).
+impl std::hash::Hash for Span {
+    fn hash<H: std::hash::Hasher>(&self, _state: &mut H) {}
 }
 
 /// An identifier as Cassandra resolves it (unquoted: lower-cased; quoted: verbatim).

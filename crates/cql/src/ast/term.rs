@@ -27,7 +27,10 @@ pub enum TermKind {
         args: Vec<Term>,
     },
     /// `(type) term`: a type hint.
-    TypeHint { ty: DataType, term: Box<Term> },
+    TypeHint {
+        ty: DataType,
+        term: Box<Term>,
+    },
     /// `-term` applied to a non-literal (a negative literal stays a literal).
     Negate(Box<Term>),
     /// `a + b`, `a - b`, `a * b`, `a / b`, `a % b` (Cassandra 4.0+ arithmetic on terms).

@@ -4,11 +4,10 @@ use std::fmt::{self, Display, Formatter};
 
 use super::{FunctionName, Sep, comma, write_string};
 use crate::ast::{
-    AlterKeyspace, AlterMaterializedView, AlterTable, AlterTableAction, AlterType,
-    AlterTypeAction, ClusteringOrder, ColumnDef, ColumnMask, CreateAggregate, CreateFunction,
-    CreateIndex, CreateKeyspace, CreateMaterializedView, CreateTable, CreateType, DropObject,
-    FieldDef, FunctionArg, Ident, IndexTarget, IndexTargetKind, PrimaryKey, Property,
-    TableOptions,
+    AlterKeyspace, AlterMaterializedView, AlterTable, AlterTableAction, AlterType, AlterTypeAction,
+    ClusteringOrder, ColumnDef, ColumnMask, CreateAggregate, CreateFunction, CreateIndex,
+    CreateKeyspace, CreateMaterializedView, CreateTable, CreateType, DropObject, FieldDef,
+    FunctionArg, Ident, IndexTarget, IndexTargetKind, Order, PrimaryKey, Property, TableOptions,
 };
 
 fn if_exists(flag: bool) -> &'static str {
@@ -20,11 +19,18 @@ fn if_not_exists(flag: bool) -> &'static str {
 }
 
 pub(super) fn write_drop(f: &mut Formatter<'_>, kind: &str, drop: &DropObject) -> fmt::Result {
-    write!(f, "DROP {kind} {}{}", if_exists(drop.if_exists), drop.name)?;
-    if let Some(types) = &drop.arg_types {
-        write!(f, "({})", comma(types))?;
+    write!(f, "DROP {kind} {drop}")
+}
+
+/// What follows `DROP <kind>`: `[IF EXISTS] name[(types)]`.
+impl Display for DropObject {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", if_exists(self.if_exists), self.name)?;
+        if let Some(types) = &self.arg_types {
+            write!(f, "({})", comma(types))?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 impl Display for Property {
@@ -96,6 +102,12 @@ impl Display for PrimaryKey {
             write!(f, ", {column}")?;
         }
         f.write_str(")")
+    }
+}
+
+impl Display for Order {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(self.keyword())
     }
 }
 
@@ -173,8 +185,19 @@ fn write_renames(f: &mut Formatter<'_>, renames: &[(Ident, Ident)]) -> fmt::Resu
 
 impl Display for AlterTable {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(f, "ALTER TABLE {}{} ", if_exists(self.if_exists), self.name)?;
-        match &self.action {
+        write!(
+            f,
+            "ALTER TABLE {}{} {}",
+            if_exists(self.if_exists),
+            self.name,
+            self.action
+        )
+    }
+}
+
+impl Display for AlterTableAction {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
             AlterTableAction::Add {
                 if_not_exists: ine,
                 columns,
@@ -239,8 +262,19 @@ impl Display for CreateType {
 
 impl Display for AlterType {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(f, "ALTER TYPE {}{} ", if_exists(self.if_exists), self.name)?;
-        match &self.action {
+        write!(
+            f,
+            "ALTER TYPE {}{} {}",
+            if_exists(self.if_exists),
+            self.name,
+            self.action
+        )
+    }
+}
+
+impl Display for AlterTypeAction {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
             AlterTypeAction::Add {
                 if_not_exists: ine,
                 field,
@@ -259,22 +293,35 @@ impl Display for AlterType {
     }
 }
 
-impl Display for IndexTarget {
+/// The function around the column (`KEYS`, ...); empty for a bare column.
+impl Display for IndexTargetKind {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        let function = match self.kind {
-            IndexTargetKind::Simple => return self.column.fmt(f),
+        f.write_str(match self {
+            IndexTargetKind::Simple => "",
             IndexTargetKind::Keys => "KEYS",
             IndexTargetKind::Values => "VALUES",
             IndexTargetKind::Entries => "ENTRIES",
             IndexTargetKind::Full => "FULL",
-        };
-        write!(f, "{function}({})", self.column)
+        })
+    }
+}
+
+impl Display for IndexTarget {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            IndexTargetKind::Simple => self.column.fmt(f),
+            kind => write!(f, "{kind}({})", self.column),
+        }
     }
 }
 
 impl Display for CreateIndex {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.custom { "CREATE CUSTOM INDEX " } else { "CREATE INDEX " })?;
+        f.write_str(if self.custom {
+            "CREATE CUSTOM INDEX "
+        } else {
+            "CREATE INDEX "
+        })?;
         f.write_str(if_not_exists(self.if_not_exists))?;
         if let Some(name) = &self.name {
             write!(f, "{name} ")?;

@@ -5,8 +5,8 @@ use std::fmt::{self, Display, Formatter};
 use super::{FunctionName, Sep, comma};
 use crate::ast::{
     AssignOp, Assignment, AssignmentKind, Batch, BatchKind, ColumnRef, Condition, Conditions,
-    Delete, ElementIndex, InValues, Insert, InsertValues, Ordering, Relation, RelationKind,
-    Select, Selection, Selector, SelectorKind, Update, UsingParam,
+    Delete, ElementIndex, InValues, Insert, InsertValues, Ordering, Relation, RelationKind, Select,
+    Selection, Selector, SelectorKind, Update, UsingParam,
 };
 
 impl Display for Selection {
@@ -148,16 +148,19 @@ impl Display for Select {
         let selection = self.selection.to_string();
         // A first column named `json` or `distinct` followed by `[`, `.` or `(`
         // would read as the keyword: quote it.
-        let shadowed = [("json", !self.json && !self.distinct), ("distinct", !self.distinct)]
-            .into_iter()
-            .find(|(word, applies)| {
-                *applies
-                    && selection.strip_prefix(word).is_some_and(|rest| {
-                        rest.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                            && !rest.starts_with(' ')
-                            && !rest.starts_with(',')
-                    })
-            });
+        let shadowed = [
+            ("json", !self.json && !self.distinct),
+            ("distinct", !self.distinct),
+        ]
+        .into_iter()
+        .find(|(word, applies)| {
+            *applies
+                && selection.strip_prefix(word).is_some_and(|rest| {
+                    rest.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        && !rest.starts_with(' ')
+                        && !rest.starts_with(',')
+                })
+        });
         match shadowed {
             Some((word, _)) => write!(f, "\"{word}\"{}", &selection[word.len()..])?,
             None => f.write_str(&selection)?,
@@ -203,12 +206,12 @@ fn write_using(f: &mut Formatter<'_>, using: &[UsingParam]) -> fmt::Result {
     }
 }
 
-impl Display for Insert {
+/// What follows the table name: `(cols) VALUES (terms)` or `JSON ...`.
+impl Display for InsertValues {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(f, "INSERT INTO {} ", self.table)?;
-        match &self.values {
+        match self {
             InsertValues::Values { columns, values } => {
-                write!(f, "({}) VALUES ({})", comma(columns), comma(values))?;
+                write!(f, "({}) VALUES ({})", comma(columns), comma(values))
             }
             InsertValues::Json {
                 value,
@@ -216,12 +219,18 @@ impl Display for Insert {
             } => {
                 write!(f, "JSON {value}")?;
                 match default_unset {
-                    Some(true) => f.write_str(" DEFAULT UNSET")?,
-                    Some(false) => f.write_str(" DEFAULT NULL")?,
-                    None => {}
+                    Some(true) => f.write_str(" DEFAULT UNSET"),
+                    Some(false) => f.write_str(" DEFAULT NULL"),
+                    None => Ok(()),
                 }
             }
         }
+    }
+}
+
+impl Display for Insert {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "INSERT INTO {} {}", self.table, self.values)?;
         if self.if_not_exists {
             f.write_str(" IF NOT EXISTS")?;
         }
@@ -239,9 +248,24 @@ impl Display for ColumnRef {
     }
 }
 
+impl Display for AssignOp {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AssignOp::Add => "+",
+            AssignOp::Sub => "-",
+        })
+    }
+}
+
 impl Display for Assignment {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match &self.kind {
+        self.kind.fmt(f)
+    }
+}
+
+impl Display for AssignmentKind {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
             AssignmentKind::Set { target, value } => write!(f, "{target} = {value}"),
             AssignmentKind::SelfOp {
                 column,
@@ -249,14 +273,10 @@ impl Display for Assignment {
                 value,
                 compound,
             } => {
-                let sign = match op {
-                    AssignOp::Add => "+",
-                    AssignOp::Sub => "-",
-                };
                 if *compound {
-                    write!(f, "{column} {sign}= {value}")
+                    write!(f, "{column} {op}= {value}")
                 } else {
-                    write!(f, "{column} = {column} {sign} {value}")
+                    write!(f, "{column} = {column} {op} {value}")
                 }
             }
             AssignmentKind::Prepend { column, value } => write!(f, "{column} = {value} + {column}"),
@@ -312,13 +332,23 @@ impl Display for Delete {
     }
 }
 
+/// The batch type as a word (`LOGGED` is the default and never written in CQL).
+impl Display for BatchKind {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BatchKind::Logged => "LOGGED",
+            BatchKind::Unlogged => "UNLOGGED",
+            BatchKind::Counter => "COUNTER",
+        })
+    }
+}
+
 impl Display for Batch {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        f.write_str(match self.kind {
-            BatchKind::Logged => "BEGIN BATCH",
-            BatchKind::Unlogged => "BEGIN UNLOGGED BATCH",
-            BatchKind::Counter => "BEGIN COUNTER BATCH",
-        })?;
+        match self.kind {
+            BatchKind::Logged => f.write_str("BEGIN BATCH")?,
+            kind => write!(f, "BEGIN {kind} BATCH")?,
+        }
         write_using(f, &self.using)?;
         for statement in &self.statements {
             write!(f, " {statement};")?;

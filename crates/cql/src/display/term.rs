@@ -3,7 +3,19 @@
 use std::fmt::{self, Display, Formatter};
 
 use super::{FunctionName, comma, write_string};
-use crate::ast::{BindMarker, Literal, SpecialFloat, Term, TermKind};
+use crate::ast::{ArithmeticOp, BindMarker, Literal, Operator, SpecialFloat, Term, TermKind};
+
+impl Display for ArithmeticOp {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+impl Display for Operator {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
 
 impl Display for Literal {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {

@@ -95,10 +95,10 @@ pub(crate) fn match_number(bytes: &[u8], start: usize) -> Option<(NumberKind, us
         pos = end;
         kind = NumberKind::Float;
     }
-    if kind == NumberKind::Integer {
-        if let Some(end) = match_unit_duration(bytes, body) {
-            return Some((NumberKind::Duration, end));
-        }
+    if kind == NumberKind::Integer
+        && let Some(end) = match_unit_duration(bytes, body)
+    {
+        return Some((NumberKind::Duration, end));
     }
     at_word_boundary(bytes, pos).then_some((kind, pos))
 }
@@ -174,14 +174,22 @@ pub(crate) fn match_iso_duration(bytes: &[u8], start: usize) -> Option<usize> {
     if bytes.get(p) != Some(&b'P') {
         return None;
     }
-    let end = match_iso_alternative(bytes, p + 1).or_else(|| match_iso_designators(bytes, p + 1))?;
+    let end =
+        match_iso_alternative(bytes, p + 1).or_else(|| match_iso_designators(bytes, p + 1))?;
     at_word_boundary(bytes, end).then_some(end)
 }
 
 /// `P0001-02-03T04:05:06`.
 fn match_iso_alternative(bytes: &[u8], start: usize) -> Option<usize> {
     let mut pos = start;
-    for (len, sep) in [(4, Some(b'-')), (2, Some(b'-')), (2, Some(b'T')), (2, Some(b':')), (2, Some(b':')), (2, None)] {
+    for (len, sep) in [
+        (4, Some(b'-')),
+        (2, Some(b'-')),
+        (2, Some(b'T')),
+        (2, Some(b':')),
+        (2, Some(b':')),
+        (2, None),
+    ] {
         if digits(bytes, pos) < len {
             return None;
         }

@@ -69,6 +69,10 @@ impl Lexer<'_> {
     }
 
     fn run(&mut self) {
+        // Editors on Windows like to start files with a byte order mark.
+        if self.src.starts_with('\u{feff}') {
+            self.pos = '\u{feff}'.len_utf8();
+        }
         while let Some(b) = self.byte(0) {
             let start = self.pos;
             match b {
@@ -90,10 +94,11 @@ impl Lexer<'_> {
     fn line_comment(&mut self, marker: usize) {
         let start = self.pos;
         let body = start + marker;
-        let len = self
-            .bytes
-            .get(body..)
-            .map_or(0, |rest| rest.iter().take_while(|&&b| b != b'\n' && b != b'\r').count());
+        let len = self.bytes.get(body..).map_or(0, |rest| {
+            rest.iter()
+                .take_while(|&&b| b != b'\n' && b != b'\r')
+                .count()
+        });
         let end = body + len;
         self.comments.push(Comment {
             text: self.text(body, end).to_string(),
@@ -173,7 +178,14 @@ impl Lexer<'_> {
         match self.src.get(body..).and_then(|rest| rest.find("$$")) {
             Some(len) => {
                 let value = self.text(body, body + len).to_string();
-                self.push(TokenKind::Str { value, dollar: true }, start, body + len + 2);
+                self.push(
+                    TokenKind::Str {
+                        value,
+                        dollar: true,
+                    },
+                    start,
+                    body + len + 2,
+                );
             }
             None => self.push(
                 TokenKind::Error(ParseErrorKind::UnterminatedString),
@@ -302,11 +314,11 @@ impl Lexer<'_> {
         if literals::looks_like_uuid(self.bytes, start) {
             return self.invalid_uuid(start);
         }
-        if self.byte(0) == Some(b'P') {
-            if let Some(end) = literals::match_iso_duration(self.bytes, start) {
-                let text = self.text(start, end).to_string();
-                return self.push(TokenKind::Duration(text), start, end);
-            }
+        if self.byte(0) == Some(b'P')
+            && let Some(end) = literals::match_iso_duration(self.bytes, start)
+        {
+            let text = self.text(start, end).to_string();
+            return self.push(TokenKind::Duration(text), start, end);
         }
         let end = literals::word_run(self.bytes, start);
         let word = self.text(start, end);

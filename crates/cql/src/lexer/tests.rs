@@ -32,7 +32,10 @@ fn words_keep_their_case() {
 
 #[test]
 fn quoted_identifiers_unescape_doubled_quotes() {
-    assert_eq!(one(r#""My""Col""#), TokenKind::QuotedIdent("My\"Col".into()));
+    assert_eq!(
+        one(r#""My""Col""#),
+        TokenKind::QuotedIdent("My\"Col".into())
+    );
     assert_eq!(one(r#""""#), TokenKind::QuotedIdent(String::new()));
     assert_eq!(
         one(r#""unterminated"#),
@@ -71,10 +74,17 @@ fn integers_include_a_leading_minus() {
     assert_eq!(one("42"), TokenKind::Integer("42".into()));
     assert_eq!(one("-7"), TokenKind::Integer("-7".into()));
     // As in Cassandra, `a-1` is `a` followed by `-1`.
-    assert_eq!(kinds("a-1"), vec![word("a"), TokenKind::Integer("-1".into())]);
+    assert_eq!(
+        kinds("a-1"),
+        vec![word("a"), TokenKind::Integer("-1".into())]
+    );
     assert_eq!(
         kinds("a - 1"),
-        vec![word("a"), TokenKind::Punct(Punct::Minus), TokenKind::Integer("1".into())]
+        vec![
+            word("a"),
+            TokenKind::Punct(Punct::Minus),
+            TokenKind::Integer("1".into())
+        ]
     );
 }
 
@@ -105,13 +115,19 @@ fn integer_ranges_are_not_floats() {
 fn special_floats() {
     assert_eq!(one("NaN"), TokenKind::SpecialFloat(SpecialFloat::NaN));
     assert_eq!(one("-nan"), TokenKind::SpecialFloat(SpecialFloat::NaN));
-    assert_eq!(one("Infinity"), TokenKind::SpecialFloat(SpecialFloat::Infinity));
+    assert_eq!(
+        one("Infinity"),
+        TokenKind::SpecialFloat(SpecialFloat::Infinity)
+    );
     assert_eq!(
         one("-Infinity"),
         TokenKind::SpecialFloat(SpecialFloat::NegativeInfinity)
     );
     // Only whole words count.
-    assert_eq!(kinds("-nano"), vec![TokenKind::Punct(Punct::Minus), word("nano")]);
+    assert_eq!(
+        kinds("-nano"),
+        vec![TokenKind::Punct(Punct::Minus), word("nano")]
+    );
 }
 
 #[test]
@@ -145,24 +161,37 @@ fn blobs_are_lower_cased_hex() {
     assert_eq!(one("0x"), TokenKind::Blob(String::new()));
     assert_eq!(
         one("0xZZ"),
-        TokenKind::Error(ParseErrorKind::InvalidBlob { text: "0xZZ".into() })
+        TokenKind::Error(ParseErrorKind::InvalidBlob {
+            text: "0xZZ".into()
+        })
     );
 }
 
 #[test]
 fn unit_durations() {
-    for text in ["1h30m", "12mo3d", "-1d", "1y", "2w", "3ms", "4us", "5µs", "6ns", "1H30M", "89h4m48s"] {
+    for text in [
+        "1h30m", "12mo3d", "-1d", "1y", "2w", "3ms", "4us", "5µs", "6ns", "1H30M", "89h4m48s",
+    ] {
         assert_eq!(one(text), TokenKind::Duration(text.into()), "{text}");
     }
     assert_eq!(
         one("1h30x"),
-        TokenKind::Error(ParseErrorKind::InvalidDuration { text: "1h30x".into() })
+        TokenKind::Error(ParseErrorKind::InvalidDuration {
+            text: "1h30x".into()
+        })
     );
 }
 
 #[test]
 fn iso_durations() {
-    for text in ["P1DT2H", "P1W", "P0001-02-03T04:05:06", "PT5M", "P1Y2M3DT4H5M6S", "-P2D"] {
+    for text in [
+        "P1DT2H",
+        "P1W",
+        "P0001-02-03T04:05:06",
+        "PT5M",
+        "P1Y2M3DT4H5M6S",
+        "-P2D",
+    ] {
         assert_eq!(one(text), TokenKind::Duration(text.into()), "{text}");
     }
     // Designators are upper-case only; anything else is an identifier.
@@ -212,7 +241,10 @@ fn punctuation_and_operators() {
 
 #[test]
 fn named_bind_markers_are_colon_then_word() {
-    assert_eq!(kinds(":id"), vec![TokenKind::Punct(Punct::Colon), word("id")]);
+    assert_eq!(
+        kinds(":id"),
+        vec![TokenKind::Punct(Punct::Colon), word("id")]
+    );
 }
 
 #[test]
@@ -245,7 +277,9 @@ fn stray_characters_are_error_tokens_on_char_boundaries() {
     let tokens = lex("a é b").tokens;
     assert_eq!(
         tokens.get(1).map(|t| &t.kind),
-        Some(&TokenKind::Error(ParseErrorKind::UnexpectedCharacter { found: 'é' }))
+        Some(&TokenKind::Error(ParseErrorKind::UnexpectedCharacter {
+            found: 'é'
+        }))
     );
     assert_eq!(tokens.get(1).map(|t| t.span.range()), Some(2..4));
 }
@@ -262,4 +296,11 @@ fn token_spans_cover_their_text() {
             _ => {}
         }
     }
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_skipped() {
+    let tokens = lex("\u{feff}USE ks").tokens;
+    assert_eq!(tokens.first().map(|t| &t.kind), Some(&word("USE")));
+    assert_eq!(tokens.first().map(|t| t.span.range()), Some(3..6));
 }

@@ -17,7 +17,10 @@ pub(crate) enum TokenKind {
     /// `"Name"`, with `""` un-doubled.
     QuotedIdent(String),
     /// `'text'` (`dollar` false) or `$$text$$` (`dollar` true), un-escaped.
-    Str { value: String, dollar: bool },
+    Str {
+        value: String,
+        dollar: bool,
+    },
     Integer(String),
     Float(String),
     Duration(String),

@@ -134,17 +134,16 @@ impl Parser {
                 if self.at_word("table") || self.at_word("columnfamily") {
                     self.bump();
                 }
-                self.qualified_name_expecting("table name").map(StatementKind::Truncate)
+                self.qualified_name_expecting("table name")
+                    .map(StatementKind::Truncate)
             }
             "create" => self.create(),
             "alter" => self.alter(),
             "drop" => self.drop_statement(),
-            "grant" | "revoke" | "list" | "describe" | "desc" | "add" => {
-                Err(self.unsupported(None))
-            }
+            "grant" | "revoke" | "list" | "describe" | "desc" => Err(self.unsupported(None)),
             _ => Err(self.unexpected(&[
-                "SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN", "CREATE", "ALTER", "DROP",
-                "USE", "TRUNCATE",
+                "SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN", "CREATE", "ALTER", "DROP", "USE",
+                "TRUNCATE",
             ])),
         }
     }
@@ -215,17 +214,25 @@ impl Parser {
         self.expect_word("drop")?;
         if self.at_word("keyspace") || self.at_word("schema") {
             self.bump();
-            return self.drop_object("keyspace name", false).map(StatementKind::DropKeyspace);
+            return self
+                .drop_object("keyspace name", false)
+                .map(StatementKind::DropKeyspace);
         }
         if self.at_word("table") || self.at_word("columnfamily") {
             self.bump();
-            return self.drop_object("table name", false).map(StatementKind::DropTable);
+            return self
+                .drop_object("table name", false)
+                .map(StatementKind::DropTable);
         }
         if self.eat_word("type") {
-            return self.drop_object("type name", false).map(StatementKind::DropType);
+            return self
+                .drop_object("type name", false)
+                .map(StatementKind::DropType);
         }
         if self.eat_word("index") {
-            return self.drop_object("index name", false).map(StatementKind::DropIndex);
+            return self
+                .drop_object("index name", false)
+                .map(StatementKind::DropIndex);
         }
         if self.eat_word("materialized") {
             self.expect_word("view")?;
@@ -234,10 +241,14 @@ impl Parser {
                 .map(StatementKind::DropMaterializedView);
         }
         if self.eat_word("function") {
-            return self.drop_object("function name", true).map(StatementKind::DropFunction);
+            return self
+                .drop_object("function name", true)
+                .map(StatementKind::DropFunction);
         }
         if self.eat_word("aggregate") {
-            return self.drop_object("aggregate name", true).map(StatementKind::DropAggregate);
+            return self
+                .drop_object("aggregate name", true)
+                .map(StatementKind::DropAggregate);
         }
         if ["trigger", "role", "user", "identity"]
             .iter()
@@ -314,7 +325,10 @@ impl Parser {
     /// Consumes a sequence of keywords, e.g. `["if", "not", "exists"]`, when all are
     /// present; otherwise consumes nothing.
     pub(crate) fn eat_words(&mut self, kws: &[&str]) -> bool {
-        let all = kws.iter().enumerate().all(|(i, kw)| self.nth_is_word(i, kw));
+        let all = kws
+            .iter()
+            .enumerate()
+            .all(|(i, kw)| self.nth_is_word(i, kw));
         if all {
             for _ in kws {
                 self.bump();

@@ -8,8 +8,8 @@ use crate::lexer::{Punct, TokenKind};
 /// Keywords that open a statement; a `;` before one of them ends the bad statement
 /// even when brackets are left open.
 const STATEMENT_STARTS: &[&str] = &[
-    "select", "insert", "update", "delete", "begin", "create", "alter", "drop", "use",
-    "truncate", "grant", "revoke", "list", "describe", "desc",
+    "select", "insert", "update", "delete", "begin", "create", "alter", "drop", "use", "truncate",
+    "grant", "revoke", "list", "describe", "desc",
 ];
 
 /// Statements allowed inside `BEGIN BATCH ... APPLY BATCH`.
@@ -25,67 +25,82 @@ impl Parser {
     /// (the batch was never closed). With brackets left open, a `;` followed by a
     /// statement keyword still ends the statement. `$$...$$` bodies are single
     /// tokens, so their `;` are never seen here.
-    pub(super) fn recover(&mut self, start: usize, error: ParseError, errors: &mut Vec<ParseError>) {
+    pub(super) fn recover(
+        &mut self,
+        start: usize,
+        error: ParseError,
+        errors: &mut Vec<ParseError>,
+    ) {
+        let end = self.statement_end(start);
         let mut found = vec![error.clone()];
+        // Lexing errors in the skipped text are reported too, once each.
+        for token in self.tokens.get(start..end).unwrap_or_default() {
+            if let TokenKind::Error(kind) = &token.kind {
+                // Spans compare equal by design; compare offsets.
+                let reported = (token.span.range() == error.span.range() && *kind == error.kind)
+                    || found.iter().any(|e| e.span.start == token.span.start);
+                if !reported {
+                    found.push(ParseError::new(kind.clone(), token.span));
+                }
+            }
+        }
+        found.sort_by_key(|e| e.span.start);
+        errors.extend(found);
+        self.pos = end;
+    }
+
+    /// The index of the `;` (or EOF) ending the statement that began at `start`.
+    fn statement_end(&self, start: usize) -> usize {
         let mut in_batch = self
-            .tokens
-            .get(start)
-            .is_some_and(|t| matches!(&t.kind, TokenKind::Word(w) if w.eq_ignore_ascii_case("begin")));
+            .word_at(start)
+            .is_some_and(|w| w.eq_ignore_ascii_case("begin"));
         let mut depth = 0usize;
         let mut i = start;
-        loop {
-            let Some(token) = self.tokens.get(i) else {
-                break;
-            };
+        while let Some(token) = self.tokens.get(i) {
             match &token.kind {
                 TokenKind::Eof => break,
-                TokenKind::Error(kind) => {
-                    if !(token.span == error.span && *kind == error.kind)
-                        && !found.iter().any(|e| e.span.start == token.span.start)
-                    {
-                        found.push(ParseError::new(kind.clone(), token.span));
-                    }
-                }
                 TokenKind::Punct(Punct::LParen | Punct::LBracket | Punct::LBrace) => depth += 1,
                 TokenKind::Punct(Punct::RParen | Punct::RBracket | Punct::RBrace) => {
                     depth = depth.saturating_sub(1);
                 }
-                TokenKind::Word(w) if in_batch && w.eq_ignore_ascii_case("apply") => {
-                    if self.word_at(i + 1).is_some_and(|n| n.eq_ignore_ascii_case("batch")) {
-                        in_batch = false;
-                        depth = 0;
-                    }
+                TokenKind::Word(w)
+                    if in_batch
+                        && w.eq_ignore_ascii_case("apply")
+                        && self
+                            .word_at(i + 1)
+                            .is_some_and(|n| n.eq_ignore_ascii_case("batch")) =>
+                {
+                    in_batch = false;
+                    depth = 0;
                 }
                 TokenKind::Punct(Punct::Semi) if i >= self.pos => {
                     let next = self.word_at(i + 1).map(str::to_ascii_lowercase);
-                    let next_starts_statement =
-                        next.as_deref().is_some_and(|n| STATEMENT_STARTS.contains(&n));
+                    let next = next.as_deref();
+                    let next_starts_statement = next.is_some_and(|n| STATEMENT_STARTS.contains(&n));
                     let stop = if in_batch {
-                        next_starts_statement
-                            && !next.as_deref().is_some_and(|n| BATCH_MEMBERS.contains(&n))
+                        next_starts_statement && !next.is_some_and(|n| BATCH_MEMBERS.contains(&n))
                     } else {
                         depth == 0 || next_starts_statement
                     };
                     if stop {
-                        break;
+                        return i;
                     }
                 }
                 _ => {}
             }
             i += 1;
         }
-        // A batch that never reached APPLY BATCH: stop at the first `;` after the error.
-        if in_batch && matches!(self.tokens.get(i).map(|t| &t.kind), Some(TokenKind::Eof) | None) {
-            if let Some(semi) = (self.pos..i).find(|&j| {
-                matches!(self.tokens.get(j).map(|t| &t.kind), Some(TokenKind::Punct(Punct::Semi)))
-            }) {
-                found.retain(|e| self.tokens.get(semi).is_some_and(|t| e.span.start < t.span.start));
-                i = semi;
-            }
+        if in_batch {
+            // The batch never reached APPLY BATCH: end at the first `;` after the error.
+            let first_semi = (self.pos..i).find(|&j| {
+                matches!(
+                    self.tokens.get(j).map(|t| &t.kind),
+                    Some(TokenKind::Punct(Punct::Semi))
+                )
+            });
+            return first_semi.unwrap_or(i);
         }
-        found.sort_by_key(|e| e.span.start);
-        errors.extend(found);
-        self.pos = i;
+        i
     }
 
     fn word_at(&self, i: usize) -> Option<&str> {

@@ -7,7 +7,15 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::lexer::{Punct, TokenKind};
 
 /// Names Cassandra refuses for user-defined types (its `reservedTypeNames`).
-const RESERVED_TYPE_NAMES: &[&str] = &["byte", "complex", "enum", "date", "interval", "macaddr", "bitstring"];
+const RESERVED_TYPE_NAMES: &[&str] = &[
+    "byte",
+    "complex",
+    "enum",
+    "date",
+    "interval",
+    "macaddr",
+    "bitstring",
+];
 
 impl Parser {
     pub(crate) fn data_type(&mut self) -> PResult<DataType> {
@@ -93,7 +101,10 @@ impl Parser {
     /// `[keyspace '.'] name` naming a user-defined type.
     fn user_type_name(&mut self) -> PResult<QualifiedName> {
         let name = self.qualified_name_expecting("type name")?;
-        let unquoted = matches!(&self.tokens.get(self.pos.wrapping_sub(1)).map(|t| &t.kind), Some(TokenKind::Word(_)));
+        let unquoted = matches!(
+            &self.tokens.get(self.pos.wrapping_sub(1)).map(|t| &t.kind),
+            Some(TokenKind::Word(_))
+        );
         if unquoted && RESERVED_TYPE_NAMES.contains(&name.name.as_str()) {
             return Err(ParseError::new(
                 ParseErrorKind::UnknownType {

@@ -7,7 +7,9 @@ use cqlmodel_cql::{ParseError, ast::Statement, parse_statement};
 
 /// The `.cql` files of a directory under `tests/data`, sorted by name.
 pub fn cql_files(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(dir);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| {
             entries
@@ -56,6 +58,13 @@ pub fn assert_round_trip(stmt: &Statement, origin: &str) {
     let printed = stmt.to_string();
     let reparsed = parse_statement(&printed)
         .unwrap_or_else(|e| panic!("{origin}: printed statement does not parse: {e}\n{printed}"));
-    assert_eq!(&reparsed, stmt, "{origin}: round trip changed the tree\n{printed}");
-    assert_eq!(reparsed.to_string(), printed, "{origin}: printing is not stable");
+    assert_eq!(
+        &reparsed, stmt,
+        "{origin}: round trip changed the tree\n{printed}"
+    );
+    assert_eq!(
+        reparsed.to_string(),
+        printed,
+        "{origin}: printing is not stable"
+    );
 }

@@ -11,17 +11,62 @@ use proptest::sample::select;
 pub mod statements;
 
 pub const UNRESERVED_KEYWORDS: &[&str] = &[
-    "key", "keys", "ttl", "type", "values", "count", "writetime", "maxwritetime", "json",
-    "distinct", "cast", "as", "filtering", "static", "frozen", "list", "map", "tuple", "vector",
-    "custom", "options", "exists", "contains", "like", "per", "partition", "group", "default",
-    "unset", "masked", "ann", "clustering", "compact", "storage", "text", "timestamp", "int",
-    "date", "role", "function", "language", "input", "called", "sfunc", "stype", "finalfunc",
-    "initcond", "returns", "replace", "access", "trigger",
+    "key",
+    "keys",
+    "ttl",
+    "type",
+    "values",
+    "count",
+    "writetime",
+    "maxwritetime",
+    "json",
+    "distinct",
+    "cast",
+    "as",
+    "filtering",
+    "static",
+    "frozen",
+    "list",
+    "map",
+    "tuple",
+    "vector",
+    "custom",
+    "options",
+    "exists",
+    "contains",
+    "like",
+    "per",
+    "partition",
+    "group",
+    "default",
+    "unset",
+    "masked",
+    "ann",
+    "clustering",
+    "compact",
+    "storage",
+    "text",
+    "timestamp",
+    "int",
+    "date",
+    "role",
+    "function",
+    "language",
+    "input",
+    "called",
+    "sfunc",
+    "stype",
+    "finalfunc",
+    "initcond",
+    "returns",
+    "replace",
+    "access",
+    "trigger",
 ];
 
 pub const RESERVED_WORDS: &[&str] = &[
-    "select", "from", "where", "and", "token", "primary", "set", "null", "nan", "infinity",
-    "true", "false", "if", "not", "in", "is", "order", "by", "limit", "with", "on", "to",
+    "select", "from", "where", "and", "token", "primary", "set", "null", "nan", "infinity", "true",
+    "false", "if", "not", "in", "is", "order", "by", "limit", "with", "on", "to",
 ];
 
 fn span() -> Span {
@@ -54,8 +99,16 @@ pub fn qualified_name() -> impl Strategy<Value = QualifiedName> {
 fn udt_name() -> impl Strategy<Value = QualifiedName> {
     qualified_name().prop_filter("native or reserved type name", |q| {
         NativeType::from_name(q.name.as_str()).is_none()
-            && !["byte", "complex", "enum", "date", "interval", "macaddr", "bitstring"]
-                .contains(&q.name.as_str())
+            && ![
+                "byte",
+                "complex",
+                "enum",
+                "date",
+                "interval",
+                "macaddr",
+                "bitstring",
+            ]
+            .contains(&q.name.as_str())
     })
 }
 
@@ -72,7 +125,8 @@ pub fn data_type() -> impl Strategy<Value = DataType> {
                 inner.clone().prop_map(move |t| DataTypeKind::List(b(t))),
                 inner.clone().prop_map(move |t| DataTypeKind::Set(b(t))),
                 inner.clone().prop_map(move |t| DataTypeKind::Frozen(b(t))),
-                (inner.clone(), inner.clone()).prop_map(move |(k, v)| DataTypeKind::Map(b(k), b(v))),
+                (inner.clone(), inner.clone())
+                    .prop_map(move |(k, v)| DataTypeKind::Map(b(k), b(v))),
                 vec(inner.clone(), 1..4).prop_map(DataTypeKind::Tuple),
                 (inner, any::<u32>()).prop_map(move |(t, n)| DataTypeKind::Vector(b(t), n)),
             ]
@@ -92,7 +146,9 @@ pub fn term_of(kind: TermKind) -> Term {
 }
 
 fn duration_text() -> impl Strategy<Value = String> {
-    let unit = select(vec!["y", "mo", "w", "d", "h", "m", "s", "ms", "us", "µs", "ns", "H", "MS"]);
+    let unit = select(vec![
+        "y", "mo", "w", "d", "h", "m", "s", "ms", "us", "µs", "ns", "H", "MS",
+    ]);
     prop_oneof![
         ("-?", vec(("[0-9]{1,3}", unit), 1..4)).prop_map(|(sign, parts)| {
             let body: String = parts.into_iter().map(|(n, u)| format!("{n}{u}")).collect();
@@ -116,8 +172,12 @@ pub fn literal() -> impl Strategy<Value = Literal> {
         ]
         .prop_map(Literal::Float),
         any::<bool>().prop_map(Literal::Boolean),
-        select(vec![SpecialFloat::NaN, SpecialFloat::Infinity, SpecialFloat::NegativeInfinity])
-            .prop_map(Literal::SpecialFloat),
+        select(vec![
+            SpecialFloat::NaN,
+            SpecialFloat::Infinity,
+            SpecialFloat::NegativeInfinity
+        ])
+        .prop_map(Literal::SpecialFloat),
         "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".prop_map(Literal::Uuid),
         "[0-9a-f]{0,16}".prop_map(Literal::Blob),
         duration_text().prop_map(Literal::Duration),
@@ -137,7 +197,10 @@ fn is_numeric(term: &Term) -> bool {
     matches!(
         term.kind,
         TermKind::Literal(
-            Literal::Integer(_) | Literal::Float(_) | Literal::Duration(_) | Literal::SpecialFloat(_)
+            Literal::Integer(_)
+                | Literal::Float(_)
+                | Literal::Duration(_)
+                | Literal::SpecialFloat(_)
         )
     )
 }
@@ -156,15 +219,25 @@ pub fn term_with(function_calls: bool) -> BoxedStrategy<Term> {
         let mut options: Vec<BoxedStrategy<TermKind>> = vec![
             vec(inner.clone(), 0..4).prop_map(TermKind::List).boxed(),
             vec(inner.clone(), 1..4).prop_map(TermKind::Set).boxed(),
-            vec((inner.clone(), inner.clone()), 0..4).prop_map(TermKind::Map).boxed(),
+            vec((inner.clone(), inner.clone()), 0..4)
+                .prop_map(TermKind::Map)
+                .boxed(),
             vec(inner.clone(), 1..4).prop_map(TermKind::Tuple).boxed(),
-            vec((ident(), inner.clone()), 1..4).prop_map(TermKind::Udt).boxed(),
+            vec((ident(), inner.clone()), 1..4)
+                .prop_map(TermKind::Udt)
+                .boxed(),
             (data_type(), simple.clone())
-                .prop_filter("custom-type hint on a named marker reads as a tuple", |(ty, t)| {
-                    !(matches!(ty.kind, DataTypeKind::Custom(_))
-                        && matches!(t.kind, TermKind::BindMarker(BindMarker::Named(_))))
+                .prop_filter(
+                    "custom-type hint on a named marker reads as a tuple",
+                    |(ty, t)| {
+                        !(matches!(ty.kind, DataTypeKind::Custom(_))
+                            && matches!(t.kind, TermKind::BindMarker(BindMarker::Named(_))))
+                    },
+                )
+                .prop_map(|(ty, t)| TermKind::TypeHint {
+                    ty,
+                    term: Box::new(t),
                 })
-                .prop_map(|(ty, t)| TermKind::TypeHint { ty, term: Box::new(t) })
                 .boxed(),
             simple
                 .clone()
@@ -192,7 +265,11 @@ pub fn term() -> BoxedStrategy<Term> {
 /// Left-associative arithmetic with the usual precedence, as the parser builds it.
 fn arithmetic(operand: impl Strategy<Value = Term> + Clone) -> impl Strategy<Value = TermKind> {
     let additive = select(vec![ArithmeticOp::Add, ArithmeticOp::Sub]);
-    let multiplicative = select(vec![ArithmeticOp::Mul, ArithmeticOp::Div, ArithmeticOp::Mod]);
+    let multiplicative = select(vec![
+        ArithmeticOp::Mul,
+        ArithmeticOp::Div,
+        ArithmeticOp::Mod,
+    ]);
     let any_op = select(vec![
         ArithmeticOp::Add,
         ArithmeticOp::Sub,
@@ -206,14 +283,34 @@ fn arithmetic(operand: impl Strategy<Value = Term> + Clone) -> impl Strategy<Val
         right: Box::new(right),
     };
     prop_oneof![
-        (any_op.clone(), operand.clone(), operand.clone()).prop_map(move |(op, l, r)| bin(op, l, r)),
+        (any_op.clone(), operand.clone(), operand.clone())
+            .prop_map(move |(op, l, r)| bin(op, l, r)),
         // `a * b + c`, `a + b - c`
-        (any_op, additive.clone(), operand.clone(), operand.clone(), operand.clone()).prop_map(
-            move |(inner_op, op, a, b, c)| bin(op, term_of(bin(inner_op, a, b)), c)
-        ),
+        (
+            any_op,
+            additive.clone(),
+            operand.clone(),
+            operand.clone(),
+            operand.clone()
+        )
+            .prop_map(move |(inner_op, op, a, b, c)| bin(
+                op,
+                term_of(bin(inner_op, a, b)),
+                c
+            )),
         // `a + b * c`
-        (additive, multiplicative, operand.clone(), operand.clone(), operand)
-            .prop_map(move |(op, inner_op, a, b, c)| bin(op, a, term_of(bin(inner_op, b, c)))),
+        (
+            additive,
+            multiplicative,
+            operand.clone(),
+            operand.clone(),
+            operand
+        )
+            .prop_map(move |(op, inner_op, a, b, c)| bin(
+                op,
+                a,
+                term_of(bin(inner_op, b, c))
+            )),
     ]
 }
 

@@ -7,7 +7,9 @@ use proptest::option;
 use proptest::prelude::*;
 use proptest::sample::select;
 
-use super::{bind_marker, data_type, ident, int_value, literal, qualified_name, term, term_of, term_with};
+use super::{
+    bind_marker, data_type, ident, int_value, literal, qualified_name, term, term_of, term_with,
+};
 
 fn span() -> Span {
     Span::default()
@@ -82,8 +84,11 @@ pub fn relation() -> impl Strategy<Value = Relation> {
             .prop_map(|(columns, op, value)| RelationKind::MultiColumn { columns, op, value }),
         (columns(), in_values(tuple_or_marker()))
             .prop_map(|(columns, values)| RelationKind::MultiColumnIn { columns, values }),
-        (columns(), comparison(), term())
-            .prop_map(|(columns, op, value)| RelationKind::Token { columns, op, value }),
+        (columns(), comparison(), term()).prop_map(|(columns, op, value)| RelationKind::Token {
+            columns,
+            op,
+            value
+        }),
         ident().prop_map(|column| RelationKind::IsNotNull { column }),
     ]
     .prop_map(|kind| Relation { kind, span: span() })
@@ -113,9 +118,9 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
             span: span(),
         });
         // A constant followed by `.f` or `[i]` would not read back (`1.f`).
-        let receiver = unaliased
-            .clone()
-            .prop_filter("constant receiver", |s| !matches!(s.kind, SelectorKind::Term(_)));
+        let receiver = unaliased.clone().prop_filter("constant receiver", |s| {
+            !matches!(s.kind, SelectorKind::Term(_))
+        });
         let index = prop_oneof![
             term().prop_map(ElementIndex::Key),
             (option::of(term()), option::of(term()))
@@ -154,21 +159,32 @@ fn selection() -> impl Strategy<Value = Selection> {
 }
 
 fn ordering() -> impl Strategy<Value = Ordering> {
-    (ident(), select(vec![Order::Asc, Order::Desc]), option::of(term())).prop_map(
-        |(column, order, ann_of)| Ordering {
+    (
+        ident(),
+        select(vec![Order::Asc, Order::Desc]),
+        option::of(term()),
+    )
+        .prop_map(|(column, order, ann_of)| Ordering {
             column,
             order,
             ann_of,
             span: span(),
-        },
-    )
+        })
 }
 
 pub fn select_statement() -> impl Strategy<Value = Select> {
     (
         (any::<bool>(), any::<bool>(), selection(), qualified_name()),
-        (vec(relation(), 0..3), vec(ident(), 0..2), vec(ordering(), 0..2)),
-        (option::of(int_value()), option::of(int_value()), any::<bool>()),
+        (
+            vec(relation(), 0..3),
+            vec(ident(), 0..2),
+            vec(ordering(), 0..2),
+        ),
+        (
+            option::of(int_value()),
+            option::of(int_value()),
+            any::<bool>(),
+        ),
     )
         .prop_map(
             |(
@@ -290,13 +306,15 @@ pub fn update_statement() -> impl Strategy<Value = Update> {
         vec(relation(), 1..3),
         conditions(),
     )
-        .prop_map(|(table, using, assignments, where_clause, conditions)| Update {
-            table,
-            using,
-            assignments,
-            where_clause,
-            conditions,
-        })
+        .prop_map(
+            |(table, using, assignments, where_clause, conditions)| Update {
+                table,
+                using,
+                assignments,
+                where_clause,
+                conditions,
+            },
+        )
 }
 
 pub fn delete_statement() -> impl Strategy<Value = Delete> {
@@ -324,7 +342,11 @@ pub fn batch_statement() -> impl Strategy<Value = Batch> {
     ]
     .prop_map(stmt);
     (
-        select(vec![BatchKind::Logged, BatchKind::Unlogged, BatchKind::Counter]),
+        select(vec![
+            BatchKind::Logged,
+            BatchKind::Unlogged,
+            BatchKind::Counter,
+        ]),
         using(),
         vec(member, 0..3),
     )
@@ -361,21 +383,29 @@ fn property() -> impl Strategy<Value = Property> {
 fn column_mask() -> impl Strategy<Value = ColumnMask> {
     prop_oneof![
         Just(ColumnMask::Default),
-        (qualified_name(), vec(term(), 0..3)).prop_map(|(name, args)| ColumnMask::Function { name, args }),
+        (qualified_name(), vec(term(), 0..3))
+            .prop_map(|(name, args)| ColumnMask::Function { name, args }),
     ]
 }
 
 fn column_def() -> impl Strategy<Value = ColumnDef> {
-    (ident(), data_type(), any::<bool>(), any::<bool>(), option::of(column_mask())).prop_map(
-        |(name, data_type, is_static, primary_key, mask)| ColumnDef {
-            name,
-            data_type,
-            is_static,
-            primary_key,
-            mask,
-            span: span(),
-        },
+    (
+        ident(),
+        data_type(),
+        any::<bool>(),
+        any::<bool>(),
+        option::of(column_mask()),
     )
+        .prop_map(
+            |(name, data_type, is_static, primary_key, mask)| ColumnDef {
+                name,
+                data_type,
+                is_static,
+                primary_key,
+                mask,
+                span: span(),
+            },
+        )
 }
 
 fn primary_key() -> impl Strategy<Value = PrimaryKey> {
@@ -414,13 +444,15 @@ pub fn create_table_statement() -> impl Strategy<Value = CreateTable> {
         option::of(primary_key()),
         table_options(),
     )
-        .prop_map(|(if_not_exists, name, columns, primary_key, options)| CreateTable {
-            if_not_exists,
-            name,
-            columns,
-            primary_key,
-            options,
-        })
+        .prop_map(
+            |(if_not_exists, name, columns, primary_key, options)| CreateTable {
+                if_not_exists,
+                name,
+                columns,
+                primary_key,
+                options,
+            },
+        )
 }
 
 pub fn create_type_statement() -> impl Strategy<Value = CreateType> {
@@ -455,8 +487,17 @@ pub fn create_index_statement() -> impl Strategy<Value = CreateIndex> {
             span: span(),
         });
     (
-        (any::<bool>(), any::<bool>(), option::of(ident()), qualified_name()),
-        (vec(target, 0..3), option::of(any::<String>()), vec(property(), 0..2)),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            option::of(ident()),
+            qualified_name(),
+        ),
+        (
+            vec(target, 0..3),
+            option::of(any::<String>()),
+            vec(property(), 0..2),
+        ),
     )
         .prop_map(
             |((custom, if_not_exists, name, table), (targets, using, options))| CreateIndex {

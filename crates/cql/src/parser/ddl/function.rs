@@ -10,10 +10,14 @@ impl Parser {
     pub(crate) fn create_function_or_aggregate(&mut self) -> PResult<StatementKind> {
         let or_replace = self.eat_words(&["or", "replace"]);
         if self.eat_word("function") {
-            return self.create_function(or_replace).map(StatementKind::CreateFunction);
+            return self
+                .create_function(or_replace)
+                .map(StatementKind::CreateFunction);
         }
         if self.eat_word("aggregate") {
-            return self.create_aggregate(or_replace).map(StatementKind::CreateAggregate);
+            return self
+                .create_aggregate(or_replace)
+                .map(StatementKind::CreateAggregate);
         }
         Err(self.unexpected(&["FUNCTION", "AGGREGATE"]))
     }

@@ -66,7 +66,10 @@ impl Parser {
                 self.expect_punct(Punct::RParen)?;
                 (kind, column)
             }
-            None => (IndexTargetKind::Simple, self.ident_expecting("column name")?),
+            None => (
+                IndexTargetKind::Simple,
+                self.ident_expecting("column name")?,
+            ),
         };
         Ok(IndexTarget {
             kind,

@@ -18,7 +18,10 @@ impl Parser {
         let using = self.using_clause()?;
         let mut statements = Vec::new();
         while !self.eat_words(&["apply", "batch"]) {
-            if !["insert", "update", "delete"].iter().any(|w| self.at_word(w)) {
+            if !["insert", "update", "delete"]
+                .iter()
+                .any(|w| self.at_word(w))
+            {
                 return Err(self.unexpected(&["INSERT", "UPDATE", "DELETE", "APPLY BATCH"]));
             }
             statements.push(self.statement()?);

@@ -1,6 +1,8 @@
 //! `UPDATE t [USING ...] SET assignments WHERE relations [IF EXISTS | IF conditions]`.
 
-use crate::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Literal, Term, TermKind, Update};
+use crate::ast::{
+    AssignOp, Assignment, AssignmentKind, ColumnRef, Literal, Term, TermKind, Update,
+};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
@@ -43,7 +45,10 @@ impl Parser {
                 return Ok(AssignmentKind::Set { target, value });
             }
         };
-        for (punct, op) in [(Punct::PlusEq, AssignOp::Add), (Punct::MinusEq, AssignOp::Sub)] {
+        for (punct, op) in [
+            (Punct::PlusEq, AssignOp::Add),
+            (Punct::MinusEq, AssignOp::Sub),
+        ] {
             if self.eat_punct(punct) {
                 let value = self.term()?;
                 return Ok(AssignmentKind::SelfOp {
@@ -115,7 +120,12 @@ impl Parser {
         })
     }
 
-    fn self_reference_error(&self, column: &str, found: &str, span: crate::ast::Span) -> ParseError {
+    fn self_reference_error(
+        &self,
+        column: &str,
+        found: &str,
+        span: crate::ast::Span,
+    ) -> ParseError {
         ParseError::new(
             ParseErrorKind::InvalidSelfReference {
                 column: column.to_string(),

@@ -133,8 +133,12 @@ impl Parser {
     /// The values of IN: `(a, b, ...)` (possibly empty) or one bind marker.
     fn in_values(&mut self) -> PResult<InValues> {
         match self.peek().kind {
-            TokenKind::Punct(Punct::QMark | Punct::Colon) => Ok(InValues::Marker(self.simple_term()?)),
-            TokenKind::Punct(Punct::LParen) => Ok(InValues::List(self.parenthesized_list(|p| p.term())?)),
+            TokenKind::Punct(Punct::QMark | Punct::Colon) => {
+                Ok(InValues::Marker(self.simple_term()?))
+            }
+            TokenKind::Punct(Punct::LParen) => {
+                Ok(InValues::List(self.parenthesized_list(|p| p.term())?))
+            }
             _ => Err(self.unexpected(&["'('", "bind marker"])),
         }
     }

@@ -12,7 +12,9 @@ impl Parser {
         if self.at_punct(Punct::Star) {
             return Ok(Selection::Wildcard(self.bump().span));
         }
-        Ok(Selection::Selectors(self.comma_separated(|p| p.selector())?))
+        Ok(Selection::Selectors(
+            self.comma_separated(|p| p.selector())?,
+        ))
     }
 
     fn selector(&mut self) -> PResult<Selector> {

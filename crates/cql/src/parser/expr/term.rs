@@ -2,7 +2,7 @@
 //! type hints, negation and arithmetic (Cassandra's `term`).
 
 use crate::ast::{
-    ArithmeticOp, BindMarker, DataTypeKind, Literal, SpecialFloat, Span, Term, TermKind,
+    ArithmeticOp, BindMarker, DataTypeKind, Literal, Span, SpecialFloat, Term, TermKind,
 };
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
@@ -76,7 +76,10 @@ impl Parser {
             TermKind::Literal(Literal::SpecialFloat(SpecialFloat::NaN)) => {
                 TermKind::Literal(Literal::SpecialFloat(SpecialFloat::NaN))
             }
-            kind => TermKind::Negate(Box::new(Term { kind, span: inner.span })),
+            kind => TermKind::Negate(Box::new(Term {
+                kind,
+                span: inner.span,
+            })),
         };
         Ok(Term { kind, span })
     }
