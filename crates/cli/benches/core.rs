@@ -7,13 +7,15 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cqlmodel_schema::access::analyze;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// A schema of `n` tables in the shapes real schemas have: simple keys, composite
 /// partition keys, clustering columns with mixed order, statics, collections, indexes.
 fn schema(n: usize) -> String {
-    let mut s = String::from("CREATE KEYSPACE app WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\n");
+    let mut s = String::from(
+        "CREATE KEYSPACE app WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\n",
+    );
     for i in 0..n {
         match i % 4 {
             0 => s.push_str(&format!(
@@ -48,16 +50,24 @@ fn queries(n: usize, tables: usize) -> String {
             (0, 1) => format!("SELECT name FROM app.t{t} WHERE email = 'x@y.z'"),
             (0, 2) => format!("UPDATE app.t{t} SET name = ?, tags = tags + {{'a'}} WHERE id = ?"),
             (0, _) => format!("SELECT * FROM app.t{t} WHERE name = ?"),
-            (1, 0) => format!("SELECT * FROM app.t{t} WHERE tenant = ? AND day IN (?, ?) AND ts > ? ORDER BY ts ASC LIMIT 100"),
-            (1, 1) => format!("INSERT INTO app.t{t} (tenant, day, ts, kind, payload) VALUES (?, ?, now(), ?, ?) USING TTL 3600"),
+            (1, 0) => format!(
+                "SELECT * FROM app.t{t} WHERE tenant = ? AND day IN (?, ?) AND ts > ? ORDER BY ts ASC LIMIT 100"
+            ),
+            (1, 1) => format!(
+                "INSERT INTO app.t{t} (tenant, day, ts, kind, payload) VALUES (?, ?, now(), ?, ?) USING TTL 3600"
+            ),
             (1, _) => format!("SELECT * FROM app.t{t} WHERE kind = 'x' ALLOW FILTERING"),
             (2, 0) => format!("SELECT * FROM app.t{t} WHERE user_id = ? AND a = 1 AND b > 'x'"),
             (2, 1) => format!("SELECT * FROM app.t{t} WHERE user_id = ? AND b = 'x'"),
             (2, 2) => format!("DELETE FROM app.t{t} WHERE user_id = ? AND a = 1 AND b > 'q'"),
-            (2, _) => format!("SELECT user_id, count(*) FROM app.t{t} WHERE user_id IN (1, 2, 3) GROUP BY user_id"),
+            (2, _) => format!(
+                "SELECT user_id, count(*) FROM app.t{t} WHERE user_id IN (1, 2, 3) GROUP BY user_id"
+            ),
             (_, 0) => format!("SELECT * FROM app.t{t} WHERE k = ? AND (c1, c2) > (1, 2)"),
             (_, 1) => format!("SELECT * FROM app.t{t} WHERE v1 > 10 AND v1 < 20"),
-            (_, 2) => format!("BEGIN BATCH INSERT INTO app.t{t} (k, c1, c2, v1) VALUES ('a', 1, 2, 3); UPDATE app.t{t} SET v2 = 'x' WHERE k = 'a' AND c1 = 1 AND c2 = 2; APPLY BATCH"),
+            (_, 2) => format!(
+                "BEGIN BATCH INSERT INTO app.t{t} (k, c1, c2, v1) VALUES ('a', 1, 2, 3); UPDATE app.t{t} SET v2 = 'x' WHERE k = 'a' AND c1 = 1 AND c2 = 2; APPLY BATCH"
+            ),
             (_, _) => format!("SELECT * FROM app.t{t} WHERE token(k) > ? LIMIT 1000"),
         };
         q.push_str(&stmt);
@@ -70,7 +80,9 @@ fn explain(c: &mut Criterion) {
     let schema_text = schema(1_000);
     let query_text = queries(10_000, 1_000);
     let mut group = c.benchmark_group("explain");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Elements(10_000));
     group.bench_function("10k queries x 1k tables (parse + build + analyze)", |b| {
         b.iter(|| {
@@ -106,7 +118,9 @@ fn token_stream(c: &mut Criterion) {
         input.push(b'\n');
     }
     let mut group = c.benchmark_group("token --hex -");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Elements(KEYS as u64));
     group.bench_function("1M 16-byte keys, hex lines in, decimal tokens out", |b| {
         let mut out = Vec::with_capacity(KEYS * 21);

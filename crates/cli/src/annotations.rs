@@ -13,7 +13,10 @@ pub struct Annotations {
 
 impl Annotations {
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn name(&self) -> Option<&str> {
@@ -43,7 +46,9 @@ pub fn annotations_for(comments: &[Comment], statements: &[Span]) -> Vec<Annotat
 fn parse_into(text: &str, ann: &mut Annotations) {
     let mut words = text.split_whitespace().peekable();
     while let Some(word) = words.next() {
-        let Some(key) = word.strip_prefix('@') else { continue };
+        let Some(key) = word.strip_prefix('@') else {
+            continue;
+        };
         if key.is_empty() {
             continue;
         }
@@ -76,7 +81,13 @@ mod tests {
             comment(" @name feed_page @rate 2000/s @cl LOCAL_QUORUM", 0, 40),
             comment(" plain words, then @name second", 60, 90),
         ];
-        let statements = [Span { start: 41, end: 55 }, Span { start: 91, end: 120 }];
+        let statements = [
+            Span { start: 41, end: 55 },
+            Span {
+                start: 91,
+                end: 120,
+            },
+        ];
         let anns = annotations_for(&comments, &statements);
         assert_eq!(anns[0].name(), Some("feed_page"));
         assert_eq!(anns[0].get("rate"), Some("2000/s"));

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use cqlmodel_cql::ast::{Span, StatementKind};
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
-use cqlmodel_schema::access::{AccessKind, AccessPath, analyze};
 use cqlmodel_schema::Schema;
+use cqlmodel_schema::access::{AccessKind, AccessPath, analyze};
 use serde::Serialize;
 
 use crate::annotations::annotations_for;
@@ -71,7 +71,11 @@ impl Explained {
             .error
             .as_ref()
             .filter(|e| !e.span.is_empty())
-            .and_then(|e| sources.get(self.file_index).map(|f| f.line_col(e.span.start as usize)));
+            .and_then(|e| {
+                sources
+                    .get(self.file_index)
+                    .map(|f| f.line_col(e.span.start as usize))
+            });
         ExplainedJson {
             statement: &self.statement,
             name: self.name.as_deref(),
@@ -110,11 +114,16 @@ impl Report {
     /// 2 on input errors (including statements naming unknown objects or mistyped
     /// literals), 1 when a statement is invalid, 0 otherwise.
     pub fn exit_code(&self) -> i32 {
-        let input_problem = !self.input_errors.is_empty()
-            || self
-                .explained
-                .iter()
-                .any(|e| e.path.error.as_ref().is_some_and(|err| is_input_error(&err.message)));
+        let input_problem = self
+            .input_errors
+            .iter()
+            .any(|d| d.severity == cqlmodel_diagnostics::Severity::Error)
+            || self.explained.iter().any(|e| {
+                e.path
+                    .error
+                    .as_ref()
+                    .is_some_and(|err| err.is_input_error())
+            });
         if input_problem {
             2
         } else if self.explained.iter().any(|e| e.path.error.is_some()) {
@@ -125,27 +134,28 @@ impl Report {
     }
 }
 
-/// Errors that mean the query refers to something that does not exist or writes
-/// a value of the wrong type: mistakes in the input rather than modeling findings.
-pub fn is_input_error(message: &str) -> bool {
-    message.starts_with("Undefined column name")
-        || message.starts_with("keyspace ")
-        || message.starts_with("table ")
-        || message.starts_with("No keyspace has been specified")
-        || (message.starts_with("Invalid ") && (message.contains(" constant (") || message.contains(" literal for ")))
-}
-
 /// Runs explain over the schema files and the queries.
-pub fn explain(schema_paths: &[PathBuf], queries: &Queries, keyspace: Option<&str>) -> Result<Report, InputError> {
+pub fn explain(
+    schema_paths: &[PathBuf],
+    queries: &Queries,
+    keyspace: Option<&str>,
+) -> Result<Report, InputError> {
     let mut sources = SourceMap::new();
     let loaded = load_schema(schema_paths, &mut sources)?;
     let mut input_errors = loaded.diagnostics;
 
     let query_file = match queries {
-        Queries::Inline(text) => add_source("<query>".to_string(), text.clone().into_bytes(), &mut sources)?,
+        Queries::Inline(text) => add_source(
+            "<query>".to_string(),
+            text.clone().into_bytes(),
+            &mut sources,
+        )?,
         Queries::File(path) => read_source(path, &mut sources)?,
     };
-    let text = sources.get(query_file).map(|f| f.text.clone()).unwrap_or_default();
+    let text = sources
+        .get(query_file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
     let parsed = cqlmodel_cql::parse(&text);
     input_errors.extend(parse_diagnostics(&parsed.errors, query_file));
 
@@ -156,12 +166,34 @@ pub fn explain(schema_paths: &[PathBuf], queries: &Queries, keyspace: Option<&st
         .or_else(|| loaded.current_keyspace.clone())
         .or_else(|| only_keyspace(&loaded.schema));
 
-    let file_name = sources.get(query_file).map(|f| f.name.clone()).unwrap_or_default();
+    let file_name = sources
+        .get(query_file)
+        .map(|f| f.name.clone())
+        .unwrap_or_default();
     let mut explained = Vec::new();
     for (stmt, ann) in parsed.statements.iter().zip(&annotations) {
-        if let StatementKind::Use(ks) = &stmt.kind {
-            session_keyspace = Some(ks.value.clone());
-            continue;
+        match &stmt.kind {
+            StatementKind::Use(ks) => {
+                session_keyspace = Some(ks.value.clone());
+                continue;
+            }
+            StatementKind::Select(_)
+            | StatementKind::Insert(_)
+            | StatementKind::Update(_)
+            | StatementKind::Delete(_)
+            | StatementKind::Batch(_) => {}
+            // Schema changes have no access path; they belong in the schema files.
+            _ => {
+                input_errors.push(
+                    Diagnostic::warning(
+                        "not-a-query",
+                        "only SELECT, INSERT, UPDATE, DELETE and BATCH are explained",
+                    )
+                    .with_file(query_file)
+                    .with_primary(stmt.span.range(), "skipped"),
+                );
+                continue;
+            }
         }
         let path = analyze(&loaded.schema, stmt, session_keyspace.as_deref());
         let (line, column) = sources
@@ -203,7 +235,11 @@ pub fn statement_diagnostic(e: &Explained) -> Option<Diagnostic> {
     } else {
         err.span
     };
-    let code = if is_input_error(&err.message) { "input" } else { "invalid-query" };
+    let code = if err.is_input_error() {
+        "input"
+    } else {
+        "invalid-query"
+    };
     let mut d = Diagnostic::error(code, err.message.clone())
         .with_file(e.file_index)
         .with_primary(span.range(), "Cassandra rejects this");
@@ -239,7 +275,9 @@ pub fn summary(path: &AccessPath) -> String {
     match path.partitions {
         Some(1) => parts.push("1 partition".into()),
         Some(n) => parts.push(format!("{n} partitions")),
-        None if path.kind == AccessKind::MultiPartition => parts.push("partitions unknown (bound IN list)".into()),
+        None if path.kind == AccessKind::MultiPartition => {
+            parts.push("partitions unknown (bound IN list)".into())
+        }
         None if path.kind == AccessKind::RangeScan => parts.push("all token ranges".into()),
         None => {}
     }

@@ -37,7 +37,11 @@ pub fn read_source(path: &Path, sources: &mut SourceMap) -> Result<usize, InputE
 }
 
 /// Registers text given in memory (e.g. `--query`).
-pub fn add_source(name: String, bytes: Vec<u8>, sources: &mut SourceMap) -> Result<usize, InputError> {
+pub fn add_source(
+    name: String,
+    bytes: Vec<u8>,
+    sources: &mut SourceMap,
+) -> Result<usize, InputError> {
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -45,7 +49,10 @@ pub fn add_source(name: String, bytes: Vec<u8>, sources: &mut SourceMap) -> Resu
             let bytes = e.as_bytes();
             let prefix = bytes.get(..offset).unwrap_or_default();
             let line = prefix.iter().filter(|b| **b == b'\n').count() + 1;
-            let line_start = prefix.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+            let line_start = prefix
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |p| p + 1);
             let column = String::from_utf8_lossy(prefix.get(line_start..).unwrap_or_default())
                 .chars()
                 .count()

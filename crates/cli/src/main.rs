@@ -12,7 +12,11 @@ use cqlmodel_cli::token::{hex_stream, typed_token};
 use cqlmodel_diagnostics::{Diagnostic, render_human, render_json};
 
 #[derive(Parser)]
-#[command(name = "cqlmodel", version, about = "A workbench for Apache Cassandra and ScyllaDB data modeling")]
+#[command(
+    name = "cqlmodel",
+    version,
+    about = "A workbench for Apache Cassandra and ScyllaDB data modeling"
+)]
 struct Cli {
     /// Output format.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
@@ -92,7 +96,9 @@ fn main() -> ExitCode {
         }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(dash), _) if dash == "-" => run_hex_stream(),
-            (Some(other), _) => usage(&format!("--hex reads from stdin: use `--hex -`, not `--hex {other}`")),
+            (Some(other), _) => usage(&format!(
+                "--hex reads from stdin: use `--hex -`, not `--hex {other}`"
+            )),
             (None, Some(values)) => run_typed_token(&types, &values, cli.format),
             (None, None) => usage("give the key's values, or --hex -"),
         },
@@ -122,7 +128,11 @@ fn run_explain(
     let code = u8::try_from(report.exit_code()).unwrap_or(2);
     match format {
         Format::Json => {
-            let rows: Vec<_> = report.explained.iter().map(|e| e.to_json(&report.sources)).collect();
+            let rows: Vec<_> = report
+                .explained
+                .iter()
+                .map(|e| e.to_json(&report.sources))
+                .collect();
             if report.input_errors.is_empty() {
                 print_json(&rows);
             } else {
@@ -135,11 +145,17 @@ fn run_explain(
         Format::Text => {
             let mut out = String::new();
             if !report.input_errors.is_empty() {
-                eprint!("{}", render_human(&report.input_errors, &report.sources, color));
+                eprint!(
+                    "{}",
+                    render_human(&report.input_errors, &report.sources, color)
+                );
                 eprintln!();
             }
             for e in &report.explained {
-                let title = e.name.clone().unwrap_or_else(|| format!("{}:{}", e.file, e.line));
+                let title = e
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
                 out.push_str(&format!("{title}\n  {}\n", e.statement));
                 match statement_diagnostic(e) {
                     Some(d) => {
@@ -156,7 +172,11 @@ fn run_explain(
                 }
                 out.push('\n');
             }
-            let invalid = report.explained.iter().filter(|e| e.path.error.is_some()).count();
+            let invalid = report
+                .explained
+                .iter()
+                .filter(|e| e.path.error.is_some())
+                .count();
             out.push_str(&format!(
                 "{} statements: {} valid, {} rejected by Cassandra\n",
                 report.explained.len(),

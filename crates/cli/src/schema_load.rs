@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use cqlmodel_cql::ParseError;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
-use cqlmodel_schema::{Schema, SchemaBuilder};
+use cqlmodel_schema::{Schema, SchemaBuilder, Settings};
 
 use crate::input::{InputError, read_source};
 
@@ -19,17 +19,35 @@ pub struct LoadedSchema {
 
 /// Reads schema files (a directory contributes its `*.cql` files in name order).
 pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedSchema, InputError> {
-    let mut builder = SchemaBuilder::new();
+    // A schema file describes what exists: views and SASI indexes in it were created
+    // on a cluster that enabled them, so they are modeled (with a warning) rather
+    // than rejected as Cassandra 5.0's defaults would for a new CREATE.
+    let settings = Settings {
+        materialized_views_enabled: true,
+        sasi_indexes_enabled: true,
+        ..Settings::default()
+    };
+    let mut builder = SchemaBuilder::with_settings(settings);
     let mut diagnostics = Vec::new();
     for path in expand(paths)? {
         let file = read_source(&path, sources)?;
-        let text = sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+        let text = sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
         let parsed = cqlmodel_cql::parse(&text);
         diagnostics.extend(parse_diagnostics(&parsed.errors, file));
         builder.add_statements(file, &parsed.statements);
     }
     let current_keyspace = builder.current_keyspace().map(str::to_string);
     let build = builder.finish();
+    for w in &build.warnings {
+        diagnostics.push(
+            Diagnostic::warning("schema-warning", w.to_string())
+                .with_file(w.file)
+                .with_primary(w.span.range(), "Cassandra warns about this statement"),
+        );
+    }
     for e in &build.errors {
         diagnostics.push(
             Diagnostic::error("schema", e.to_string())

@@ -12,9 +12,17 @@ use cqlmodel_schema::types::{CqlType, UdtDef};
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     #[error("type {index} ({text:?}): {message}")]
-    Type { index: usize, text: String, message: String },
+    Type {
+        index: usize,
+        text: String,
+        message: String,
+    },
     #[error("value {index} ({text:?}): {message}")]
-    Value { index: usize, text: String, message: String },
+    Value {
+        index: usize,
+        text: String,
+        message: String,
+    },
     #[error("{types} types but {values} values: give one value per partition key component")]
     Count { types: usize, values: usize },
     #[error("type {index}: {ty} cannot be part of a partition key")]
@@ -140,11 +148,21 @@ fn hex(bytes: &[u8]) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum StreamError {
     #[error("stdin:{line}:{column}: invalid hex digit {found:?} (expected 0-9, a-f or A-F)")]
-    BadDigit { line: u64, column: usize, found: char },
+    BadDigit {
+        line: u64,
+        column: usize,
+        found: char,
+    },
     #[error("stdin:{line}: odd number of hex digits in component {component}")]
     OddLength { line: u64, component: usize },
-    #[error("stdin:{line}: component {component} is {len} bytes; a composite key component holds at most 65535")]
-    TooLong { line: u64, component: usize, len: usize },
+    #[error(
+        "stdin:{line}: component {component} is {len} bytes; a composite key component holds at most 65535"
+    )]
+    TooLong {
+        line: u64,
+        component: usize,
+        len: usize,
+    },
     #[error("reading stdin: {0}")]
     Read(std::io::Error),
     #[error("writing stdout: {0}")]
@@ -166,7 +184,9 @@ pub fn hex_stream(mut input: impl Read, mut output: impl Write) -> Result<u64, S
     while !eof {
         let start = buf.len();
         buf.resize(start + CHUNK, 0);
-        let n = input.read(buf.get_mut(start..).unwrap_or_default()).map_err(StreamError::Read)?;
+        let n = input
+            .read(buf.get_mut(start..).unwrap_or_default())
+            .map_err(StreamError::Read)?;
         buf.truncate(start + n);
         if n == 0 {
             eof = true;
@@ -208,7 +228,12 @@ pub fn hex_stream(mut input: impl Read, mut output: impl Write) -> Result<u64, S
 
 /// Decodes a line into the key bytes: one component is the key itself; several
 /// are serialized as Cassandra's CompositeType.
-fn decode_key(line: &[u8], line_no: u64, key: &mut Vec<u8>, parts: &mut Vec<Vec<u8>>) -> Result<(), StreamError> {
+fn decode_key(
+    line: &[u8],
+    line_no: u64,
+    key: &mut Vec<u8>,
+    parts: &mut Vec<Vec<u8>>,
+) -> Result<(), StreamError> {
     key.clear();
     if !line.contains(&b',') {
         return decode_hex(line, line_no, 1, 0, key);
@@ -254,8 +279,17 @@ const HEX: [u8; 256] = {
     t
 };
 
-fn decode_hex(text: &[u8], line: u64, component: usize, column0: usize, out: &mut Vec<u8>) -> Result<(), StreamError> {
-    let text = text.strip_prefix(b"0x").or_else(|| text.strip_prefix(b"0X")).unwrap_or(text);
+fn decode_hex(
+    text: &[u8],
+    line: u64,
+    component: usize,
+    column0: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), StreamError> {
+    let text = text
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
+        .unwrap_or(text);
     if text.len() % 2 != 0 {
         return Err(StreamError::OddLength { line, component });
     }
@@ -307,14 +341,29 @@ mod tests {
 
     #[test]
     fn last_line_without_newline_and_crlf() {
-        assert_eq!(run("68656c6c6f\r\n68656c6c6f").unwrap_or_default().lines().count(), 2);
+        assert_eq!(
+            run("68656c6c6f\r\n68656c6c6f")
+                .unwrap_or_default()
+                .lines()
+                .count(),
+            2
+        );
     }
 
     #[test]
     fn bad_lines_name_line_and_column() {
-        let e = run("00\n0g\n").err().map(|e| e.to_string()).unwrap_or_default();
-        assert_eq!(e, "stdin:2:2: invalid hex digit 'g' (expected 0-9, a-f or A-F)");
-        let e = run("abc\n").err().map(|e| e.to_string()).unwrap_or_default();
+        let e = run("00\n0g\n")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            e,
+            "stdin:2:2: invalid hex digit 'g' (expected 0-9, a-f or A-F)"
+        );
+        let e = run("abc\n")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert_eq!(e, "stdin:1: odd number of hex digits in component 1");
     }
 
@@ -329,7 +378,10 @@ mod tests {
 
     #[test]
     fn split_respects_nesting_and_quotes() {
-        assert_eq!(split_top_level("frozen<map<text, int>>,int"), vec!["frozen<map<text, int>>", "int"]);
+        assert_eq!(
+            split_top_level("frozen<map<text, int>>,int"),
+            vec!["frozen<map<text, int>>", "int"]
+        );
         assert_eq!(split_top_level("'a,b',[1,2]"), vec!["'a,b'", "[1,2]"]);
     }
 }

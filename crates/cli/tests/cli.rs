@@ -14,7 +14,12 @@ fn cqlmodel() -> Command {
 
 #[test]
 fn explain_iot_example_text() {
-    assert_cmd_snapshot!(cqlmodel().args(["explain", "examples/iot.cql", "--queries", "examples/iot-queries.cql"]));
+    assert_cmd_snapshot!(cqlmodel().args([
+        "explain",
+        "examples/iot.cql",
+        "--queries",
+        "examples/iot-queries.cql"
+    ]));
 }
 
 #[test]
@@ -81,12 +86,22 @@ fn schema_statements_cassandra_rejects() {
 
 #[test]
 fn empty_file_is_an_input_error() {
-    assert_cmd_snapshot!(cqlmodel().args(["explain", "crates/cli/tests/data/empty.cql", "--query", "SELECT 1"]));
+    assert_cmd_snapshot!(cqlmodel().args([
+        "explain",
+        "crates/cli/tests/data/empty.cql",
+        "--query",
+        "SELECT 1"
+    ]));
 }
 
 #[test]
 fn non_utf8_file_is_an_input_error() {
-    assert_cmd_snapshot!(cqlmodel().args(["explain", "crates/cli/tests/data/latin1.cql", "--query", "SELECT 1"]));
+    assert_cmd_snapshot!(cqlmodel().args([
+        "explain",
+        "crates/cli/tests/data/latin1.cql",
+        "--query",
+        "SELECT 1"
+    ]));
 }
 
 #[test]
@@ -106,7 +121,14 @@ fn token_of_a_typed_composite_key() {
 
 #[test]
 fn token_json() {
-    assert_cmd_snapshot!(cqlmodel().args(["token", "--type", "uuid", "--format", "json", "123e4567-e89b-12d3-a456-426614174000"]));
+    assert_cmd_snapshot!(cqlmodel().args([
+        "token",
+        "--type",
+        "uuid",
+        "--format",
+        "json",
+        "123e4567-e89b-12d3-a456-426614174000"
+    ]));
 }
 
 #[test]
@@ -116,10 +138,18 @@ fn token_bad_value() {
 
 #[test]
 fn token_hex_stream() {
-    assert_cmd_snapshot!(cqlmodel().args(["token", "--hex", "-"]).pass_stdin("68656c6c6f\n\n0000002a,68656c6c6f\n"));
+    assert_cmd_snapshot!(
+        cqlmodel()
+            .args(["token", "--hex", "-"])
+            .pass_stdin("68656c6c6f\n\n0000002a,68656c6c6f\n")
+    );
 }
 
 #[test]
 fn token_hex_stream_bad_line() {
-    assert_cmd_snapshot!(cqlmodel().args(["token", "--hex", "-"]).pass_stdin("68656c6c6f\nzz\n00\n"));
+    assert_cmd_snapshot!(
+        cqlmodel()
+            .args(["token", "--hex", "-"])
+            .pass_stdin("68656c6c6f\nzz\n00\n")
+    );
 }

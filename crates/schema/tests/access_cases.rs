@@ -49,7 +49,11 @@ fn select_cases_match_cassandra() {
 
     let mut failures = Vec::new();
     for case in &cases.case {
-        let schema = if case.index { &schema_index.schema } else { &schema_plain.schema };
+        let schema = if case.index {
+            &schema_index.schema
+        } else {
+            &schema_plain.schema
+        };
         let stmt = match cqlmodel_cql::parse_statement(&case.query) {
             Ok(s) => s,
             Err(e) => {
@@ -61,21 +65,33 @@ fn select_cases_match_cassandra() {
         let got_error = path.error.as_ref().map(|e| e.message.clone());
         let mut problems = Vec::new();
         if got_error != case.error {
-            problems.push(format!("error: expected {:?}, got {:?}", case.error, got_error));
+            problems.push(format!(
+                "error: expected {:?}, got {:?}",
+                case.error, got_error
+            ));
         }
         if case.error.is_none() {
             if let Some(kind) = &case.kind
                 && kind_name(path.kind) != kind
             {
-                problems.push(format!("kind: expected {kind}, got {}", kind_name(path.kind)));
+                problems.push(format!(
+                    "kind: expected {kind}, got {}",
+                    kind_name(path.kind)
+                ));
             }
             if case.partitions.is_some() && path.partitions != case.partitions {
-                problems.push(format!("partitions: expected {:?}, got {:?}", case.partitions, path.partitions));
+                problems.push(format!(
+                    "partitions: expected {:?}, got {:?}",
+                    case.partitions, path.partitions
+                ));
             }
             if let Some(af) = case.needs_allow_filtering
                 && af != path.needs_allow_filtering
             {
-                problems.push(format!("needs_allow_filtering: expected {af}, got {}", path.needs_allow_filtering));
+                problems.push(format!(
+                    "needs_allow_filtering: expected {af}, got {}",
+                    path.needs_allow_filtering
+                ));
             }
             if let Some(rev) = case.reversed
                 && rev != path.reversed
@@ -83,12 +99,26 @@ fn select_cases_match_cassandra() {
                 problems.push(format!("reversed: expected {rev}, got {}", path.reversed));
             }
             if case.index_used != path.index {
-                problems.push(format!("index: expected {:?}, got {:?}", case.index_used, path.index));
+                problems.push(format!(
+                    "index: expected {:?}, got {:?}",
+                    case.index_used, path.index
+                ));
             }
         }
         if !problems.is_empty() {
-            failures.push(format!("#{} {}\n    {}", case.id, case.query, problems.join("\n    ")));
+            failures.push(format!(
+                "#{} {}\n    {}",
+                case.id,
+                case.query,
+                problems.join("\n    ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.case.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.case.len(),
+        failures.join("\n")
+    );
 }

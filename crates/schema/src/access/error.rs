@@ -10,3 +10,18 @@ pub struct QueryError {
     #[serde(skip)]
     pub span: Span,
 }
+
+impl QueryError {
+    /// True when the statement names a keyspace, table or column that does not
+    /// exist, or gives a literal of the wrong type: a mistake in the input, as
+    /// opposed to a statement Cassandra refuses to serve.
+    pub fn is_input_error(&self) -> bool {
+        let m = self.message.as_str();
+        m.starts_with("Undefined column name")
+            || m.starts_with("keyspace ")
+            || m.starts_with("table ")
+            || m.starts_with("No keyspace has been specified")
+            || (m.starts_with("Invalid ")
+                && (m.contains(" constant (") || m.contains(" literal for ")))
+    }
+}

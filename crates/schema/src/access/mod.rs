@@ -4,8 +4,11 @@
 //! `BatchStatement`; the research notes in `docs/research/` cite the sources.
 
 mod batch;
+mod condition;
 mod error;
+mod merge;
 mod modification;
+mod operation;
 mod relation;
 mod restrictions;
 mod select;
@@ -135,6 +138,25 @@ pub fn analyze(schema: &Schema, statement: &Statement, keyspace: Option<&str>) -
             ..AccessPath::new(StatementType::Other)
         },
     }
+}
+
+/// The WHERE clause of a materialized view, checked as `CreateViewStatement`
+/// builds it: a SELECT's restrictions, with filtering allowed and `IS NOT NULL` accepted.
+pub(crate) fn check_view_restrictions(
+    table: &crate::model::Table,
+    where_clause: &[cqlmodel_cql::ast::Relation],
+) -> Result<(), QueryError> {
+    restrictions::Restrictions::new(
+        table,
+        where_clause,
+        restrictions::Settings {
+            statement: restrictions::StatementType::Select,
+            allow_filtering: true,
+            selects_only_static: false,
+            for_view: true,
+        },
+    )
+    .map(|_| ())
 }
 
 /// What every analysis needs.

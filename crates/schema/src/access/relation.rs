@@ -93,10 +93,17 @@ pub(crate) fn to_restriction(
     let err = |message: String| QueryError { message, span };
     // `Relation.toRestriction` rejects these operators before it looks at the column.
     if let Some(op) = unsupported_operator(relation) {
-        return Err(err(format!("Unsupported \"{}\" relation: {}", op.symbol(), relation_text(relation))));
+        return Err(err(format!(
+            "Unsupported \"{}\" relation: {}",
+            op.symbol(),
+            relation_text(relation)
+        )));
     }
     if let Some(kind) = statement
-        && let RelationKind::Column { op: op @ (Operator::Contains | Operator::ContainsKey), .. } = &relation.kind
+        && let RelationKind::Column {
+            op: op @ (Operator::Contains | Operator::ContainsKey),
+            ..
+        } = &relation.kind
     {
         return Err(err(format!("Cannot use {kind} with {}", op.symbol())));
     }
@@ -112,7 +119,11 @@ pub(crate) fn to_restriction(
             })
     };
     match &relation.kind {
-        RelationKind::Column { column: name, op, value } => {
+        RelationKind::Column {
+            column: name,
+            op,
+            value,
+        } => {
             let (idx, col) = column(name)?;
             check_single(col, *op).map_err(err)?;
             check_relation_value(col, *op, value).map_err(err)?;
@@ -150,7 +161,11 @@ pub(crate) fn to_restriction(
                 span,
             })
         }
-        RelationKind::ColumnIn { column: name, negated, values } => {
+        RelationKind::ColumnIn {
+            column: name,
+            negated,
+            values,
+        } => {
             let (idx, col) = column(name)?;
             let _ = negated;
             check_single(col, Operator::In).map_err(err)?;
@@ -174,7 +189,9 @@ pub(crate) fn to_restriction(
                 span,
             })
         }
-        RelationKind::MapEntry { column: name, op, .. } => {
+        RelationKind::MapEntry {
+            column: name, op, ..
+        } => {
             let (idx, col) = column(name)?;
             if matches!(col.ty, CqlType::List { .. }) {
                 return Err(err(format!(
@@ -264,8 +281,12 @@ pub(crate) fn to_restriction(
                 idxs.push(column(c)?.0);
             }
             check_token(table, &idxs).map_err(err)?;
-            check_assignable("partition key token", &CqlType::Native(cqlmodel_cql::ast::NativeType::Bigint), value)
-                .map_err(err)?;
+            check_assignable(
+                "partition key token",
+                &CqlType::Native(cqlmodel_cql::ast::NativeType::Bigint),
+                value,
+            )
+            .map_err(err)?;
             let op_kind = match op {
                 Operator::Eq => Op::Eq,
                 Operator::Lt | Operator::Lte => Op::Slice {
@@ -310,10 +331,16 @@ pub(crate) fn to_restriction(
 fn check_single(col: &Column, op: Operator) -> Result<(), String> {
     let ty = &col.ty;
     if op == Operator::ContainsKey && !matches!(ty, CqlType::Map { .. }) {
-        return Err(format!("Cannot use CONTAINS KEY on non-map column {}", col.name));
+        return Err(format!(
+            "Cannot use CONTAINS KEY on non-map column {}",
+            col.name
+        ));
     }
     if op == Operator::Contains && !ty.is_collection() {
-        return Err(format!("Cannot use CONTAINS on non-collection column {}", col.name));
+        return Err(format!(
+            "Cannot use CONTAINS on non-collection column {}",
+            col.name
+        ));
     }
     if matches!(ty, CqlType::Udt { frozen: false, .. }) {
         return Err(format!(
@@ -321,7 +348,10 @@ fn check_single(col: &Column, op: Operator) -> Result<(), String> {
             col.name, ty
         ));
     }
-    if ty.is_collection() && ty.is_multi_cell() && !matches!(op, Operator::Contains | Operator::ContainsKey) {
+    if ty.is_collection()
+        && ty.is_multi_cell()
+        && !matches!(op, Operator::Contains | Operator::ContainsKey)
+    {
         return Err(format!(
             "Collection column '{}' ({}) cannot be restricted by a '{}' relation",
             col.name,
@@ -329,13 +359,18 @@ fn check_single(col: &Column, op: Operator) -> Result<(), String> {
             op.symbol()
         ));
     }
-    if op.is_slice() && references_duration(ty) {
+    if op.is_slice() && ty.references_duration() {
         return Err(match ty {
             CqlType::List { .. } | CqlType::Set { .. } | CqlType::Map { .. } => {
-                "Slice restrictions are not supported on collections containing durations".to_string()
+                "Slice restrictions are not supported on collections containing durations"
+                    .to_string()
             }
-            CqlType::Tuple(_) => "Slice restrictions are not supported on tuples containing durations".to_string(),
-            CqlType::Udt { .. } => "Slice restrictions are not supported on UDTs containing durations".to_string(),
+            CqlType::Tuple(_) => {
+                "Slice restrictions are not supported on tuples containing durations".to_string()
+            }
+            CqlType::Udt { .. } => {
+                "Slice restrictions are not supported on UDTs containing durations".to_string()
+            }
             _ => "Slice restrictions are not supported on duration columns".to_string(),
         });
     }
@@ -348,8 +383,12 @@ fn check_relation_value(col: &Column, op: Operator, value: &Term) -> Result<(), 
         (Operator::Contains, CqlType::List { element, .. } | CqlType::Set { element, .. }) => {
             check_assignable(&format!("value({})", col.name), element, value)
         }
-        (Operator::Contains, CqlType::Map { value: v, .. }) => check_assignable(&format!("value({})", col.name), v, value),
-        (Operator::ContainsKey, CqlType::Map { key, .. }) => check_assignable(&format!("key({})", col.name), key, value),
+        (Operator::Contains, CqlType::Map { value: v, .. }) => {
+            check_assignable(&format!("value({})", col.name), v, value)
+        }
+        (Operator::ContainsKey, CqlType::Map { key, .. }) => {
+            check_assignable(&format!("key({})", col.name), key, value)
+        }
         (Operator::Like, _) => Ok(()),
         _ => check_assignable(&col.name, &col.ty, value),
     }
@@ -396,19 +435,6 @@ pub(crate) fn undefined_column(table: &Table, name: &str) -> String {
     )
 }
 
-fn references_duration(ty: &CqlType) -> bool {
-    match ty {
-        CqlType::Native(n) => *n == cqlmodel_cql::ast::NativeType::Duration,
-        CqlType::List { element, .. } | CqlType::Set { element, .. } | CqlType::Vector { element, .. } => {
-            references_duration(element)
-        }
-        CqlType::Map { key, value, .. } => references_duration(key) || references_duration(value),
-        CqlType::Tuple(items) => items.iter().any(references_duration),
-        CqlType::Udt { def, .. } => def.fields.iter().any(|(_, t)| references_duration(t)),
-        CqlType::Custom(_) => false,
-    }
-}
-
 /// `MultiColumnRelation.receivers`: clustering columns only, no repeats, in PRIMARY KEY order.
 fn multi_receivers(
     table: &Table,
@@ -418,7 +444,12 @@ fn multi_receivers(
     let mut out: Vec<usize> = Vec::with_capacity(columns.len());
     let mut previous: Option<usize> = None;
     for name in columns {
-        let Some((idx, col)) = table.columns.iter().enumerate().find(|(_, c)| c.name == name.value) else {
+        let Some((idx, col)) = table
+            .columns
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.name == name.value)
+        else {
             return Err(QueryError {
                 message: undefined_column(table, &name.value),
                 span: name.span,
@@ -471,7 +502,10 @@ fn check_token(table: &Table, idxs: &[usize]) -> Result<(), String> {
         return Ok(());
     }
     if !pk.iter().all(|i| idxs.contains(i)) {
-        return Err("The token() function must be applied to all partition key components or none of them".into());
+        return Err(
+            "The token() function must be applied to all partition key components or none of them"
+                .into(),
+        );
     }
     let distinct: BTreeSet<usize> = idxs.iter().copied().collect();
     if distinct.len() != idxs.len() {

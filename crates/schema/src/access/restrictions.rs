@@ -5,12 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use cqlmodel_cql::ast::{Operator, Relation, RelationKind, Span};
+use cqlmodel_cql::ast::{Relation, RelationKind, Span};
 
 use super::QueryError;
+use super::merge::{index_supports, merge, merge_token};
 use super::relation::{Op, Restriction, Values, to_restriction};
-use crate::model::{ColumnKind, Index, IndexImpl, IndexTarget, Table};
-use crate::types::CqlType;
+use crate::model::{ColumnKind, Index, IndexImpl, Table};
 
 pub(crate) const REQUIRES_ALLOW_FILTERING: &str = "Cannot execute this query as it might involve data filtering and thus may have unpredictable performance. If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING";
 
@@ -78,7 +78,11 @@ pub(crate) struct Restrictions<'t> {
 }
 
 impl<'t> Restrictions<'t> {
-    pub fn new(table: &'t Table, where_clause: &[Relation], settings: Settings) -> Result<Self, QueryError> {
+    pub fn new(
+        table: &'t Table,
+        where_clause: &[Relation],
+        settings: Settings,
+    ) -> Result<Self, QueryError> {
         let mut r = Restrictions {
             table,
             list: Vec::new(),
@@ -125,7 +129,10 @@ impl<'t> Restrictions<'t> {
     }
 
     fn kind_of(&self, column: usize) -> ColumnKind {
-        self.table.columns.get(column).map_or(ColumnKind::Regular, |c| c.kind)
+        self.table
+            .columns
+            .get(column)
+            .map_or(ColumnKind::Regular, |c| c.kind)
     }
 
     fn name_of(&self, column: usize) -> String {
@@ -162,7 +169,8 @@ impl<'t> Restrictions<'t> {
         }
         match self.kind_of(new.first_column()) {
             ColumnKind::PartitionKey(pos) => {
-                self.merge_into(Target::Partition, &[pos], new).map_err(err)?;
+                self.merge_into(Target::Partition, &[pos], new)
+                    .map_err(err)?;
             }
             ColumnKind::Clustering(pos, _) => {
                 self.add_clustering(pos, new, settings)?;
@@ -182,7 +190,12 @@ impl<'t> Restrictions<'t> {
 
     /// `ClusteringColumnRestrictions.mergeWith`: the checks that depend on the
     /// restriction already present with the highest position.
-    fn add_clustering(&mut self, pos: usize, new: Restriction, settings: Settings) -> Result<(), QueryError> {
+    fn add_clustering(
+        &mut self,
+        pos: usize,
+        new: Restriction,
+        settings: Settings,
+    ) -> Result<(), QueryError> {
         let span = new.span;
         let err = |message: String| QueryError { message, span };
         let positions: Vec<usize> = if new.multi {
@@ -207,7 +220,8 @@ impl<'t> Restrictions<'t> {
         let new_first = new.first_column();
         let new_is_slice = new.op.is_slice();
         let was_empty = self.clustering.is_empty();
-        self.merge_into(Target::Clustering, &positions, new).map_err(err)?;
+        self.merge_into(Target::Clustering, &positions, new)
+            .map_err(err)?;
         if !was_empty
             && !settings.allow_filtering
             && !supported
@@ -249,7 +263,12 @@ impl<'t> Restrictions<'t> {
     }
 
     /// `RestrictionSet.addRestriction`: merges with any restriction already on one of the columns.
-    fn merge_into(&mut self, target: Target, keys: &[usize], new: Restriction) -> Result<(), String> {
+    fn merge_into(
+        &mut self,
+        target: Target,
+        keys: &[usize],
+        new: Restriction,
+    ) -> Result<(), String> {
         let map = match target {
             Target::Partition => &self.partition,
             Target::Clustering => &self.clustering,
@@ -295,7 +314,10 @@ impl<'t> Restrictions<'t> {
             .find(|i| i.column == col.name && index_supports(i, &col.ty, &r.op, r.operator))
     }
 
-    fn restrictions_of<'a>(&'a self, map: &'a BTreeMap<usize, usize>) -> impl Iterator<Item = &'a Restriction> {
+    fn restrictions_of<'a>(
+        &'a self,
+        map: &'a BTreeMap<usize, usize>,
+    ) -> impl Iterator<Item = &'a Restriction> {
         let mut seen = Vec::new();
         map.values().filter_map(move |i| {
             if seen.contains(i) {
@@ -317,7 +339,9 @@ impl<'t> Restrictions<'t> {
             return false;
         }
         self.partition_has_unrestricted_components()
-            || self.restrictions_of(&self.partition).any(|r| !r.op.is_eq_or_in())
+            || self
+                .restrictions_of(&self.partition)
+                .any(|r| !r.op.is_eq_or_in())
     }
 
     /// `ClusteringColumnRestrictions.needFiltering`.
@@ -325,11 +349,18 @@ impl<'t> Restrictions<'t> {
         let mut position = 0;
         for r in self.restrictions_of(&self.clustering) {
             let first = self.clustering_pos(r.first_column()).unwrap_or(0);
-            if r.op.is_contains() || matches!(r.op, Op::Like | Op::Neq | Op::NotIn | Op::NotContains) || first != position {
+            if r.op.is_contains()
+                || matches!(r.op, Op::Like | Op::Neq | Op::NotIn | Op::NotContains)
+                || first != position
+            {
                 return true;
             }
             if !r.op.is_slice() {
-                let last = r.columns.last().and_then(|c| self.clustering_pos(*c)).unwrap_or(first);
+                let last = r
+                    .columns
+                    .last()
+                    .and_then(|c| self.clustering_pos(*c))
+                    .unwrap_or(first);
                 position = last + 1;
             }
         }
@@ -353,7 +384,10 @@ impl<'t> Restrictions<'t> {
     /// The checks at the end of `StatementRestrictions`' constructor.
     fn validate(&mut self, s: Settings) -> Result<(), QueryError> {
         let whole = Span::default();
-        let err = |message: String| QueryError { message, span: whole };
+        let err = |message: String| QueryError {
+            message,
+            span: whole,
+        };
         let has_queriable_index = self.has_queriable_index();
 
         // processPartitionKeyRestrictions
@@ -375,9 +409,15 @@ impl<'t> Restrictions<'t> {
                     .filter(|(i, _)| !self.partition.contains_key(i))
                     .map(|(_, c)| c.name.clone())
                     .collect();
-                return Err(err(format!("Some partition key parts are missing: {}", missing.join(", "))));
+                return Err(err(format!(
+                    "Some partition key parts are missing: {}",
+                    missing.join(", ")
+                )));
             }
-            if let Some(r) = self.restrictions_of(&self.partition).find(|r| r.op.is_slice()) {
+            if let Some(r) = self
+                .restrictions_of(&self.partition)
+                .find(|r| r.op.is_slice())
+            {
                 return Err(QueryError {
                     message: format!(
                         "Only EQ and IN relation are supported on the partition key (unless you use the token() function) for {} statements",
@@ -389,7 +429,9 @@ impl<'t> Restrictions<'t> {
         } else {
             // A token restriction makes a range read unless the other partition key
             // restrictions name whole keys (`TokenFilter.isOnToken`).
-            if self.token.is_some() && (self.partition.is_empty() || self.partition_needs_filtering()) {
+            if self.token.is_some()
+                && (self.partition.is_empty() || self.partition_needs_filtering())
+            {
                 self.is_key_range = true;
             }
             if self.partition.is_empty() && self.token.is_none() {
@@ -408,7 +450,9 @@ impl<'t> Restrictions<'t> {
 
         if s.selects_only_static && !self.clustering.is_empty() {
             return Err(err(match s.statement {
-                StatementType::Select => "Cannot restrict clustering columns when selecting only static columns".into(),
+                StatementType::Select => {
+                    "Cannot restrict clustering columns when selecting only static columns".into()
+                }
                 other => format!(
                     "Invalid restrictions on clustering columns since the {} statement modifies only static columns",
                     other.name()
@@ -418,7 +462,9 @@ impl<'t> Restrictions<'t> {
 
         // processClusteringColumnsRestrictions
         if !s.statement.allows_clustering_slices()
-            && let Some(r) = self.restrictions_of(&self.clustering).find(|r| r.op.is_slice())
+            && let Some(r) = self
+                .restrictions_of(&self.clustering)
+                .find(|r| r.op.is_slice())
         {
             return Err(QueryError {
                 message: format!(
@@ -437,10 +483,18 @@ impl<'t> Restrictions<'t> {
                     .filter(|(i, _)| !self.clustering.contains_key(i))
                     .map(|(_, c)| c.name.clone())
                     .collect();
-                return Err(err(format!("Some clustering keys are missing: {}", missing.join(", "))));
+                return Err(err(format!(
+                    "Some clustering keys are missing: {}",
+                    missing.join(", ")
+                )));
             }
         } else {
-            if self.restrictions_of(&self.clustering).any(|r| r.op.is_contains()) && !has_queriable_index && !s.allow_filtering {
+            if self
+                .restrictions_of(&self.clustering)
+                .any(|r| r.op.is_contains())
+                && !has_queriable_index
+                && !s.allow_filtering
+            {
                 return Err(err(
                     "Clustering columns can only be restricted with CONTAINS with a secondary index or filtering".into(),
                 ));
@@ -480,7 +534,11 @@ impl<'t> Restrictions<'t> {
                 }
             }
         }
-        if self.is_key_range && self.restrictions_of(&self.clustering).any(|r| self.supporting_index(r).is_some()) {
+        if self.is_key_range
+            && self
+                .restrictions_of(&self.clustering)
+                .any(|r| self.supporting_index(r).is_some())
+        {
             self.uses_index = true;
         }
         self.clustering_in_filter = self.uses_index || self.clustering_needs_filtering();
@@ -547,7 +605,12 @@ impl<'t> Restrictions<'t> {
         if !sai.is_empty() {
             groups.push(sai);
         }
-        for i in self.table.indexes.iter().filter(|i| i.implementation != IndexImpl::Sai) {
+        for i in self
+            .table
+            .indexes
+            .iter()
+            .filter(|i| i.implementation != IndexImpl::Sai)
+        {
             groups.push(vec![i]);
         }
         groups
@@ -585,7 +648,9 @@ impl<'t> Restrictions<'t> {
                     .copied()
             })
         };
-        full.and_then(pick).or_else(|| groups.iter().find_map(pick)).or_else(|| self.first_index())
+        full.and_then(pick)
+            .or_else(|| groups.iter().find_map(pick))
+            .or_else(|| self.first_index())
     }
 
     /// `StatementRestrictions.needFiltering`: the row filter holds something that
@@ -603,12 +668,13 @@ impl<'t> Restrictions<'t> {
 
     /// Number of partitions named by the partition key restrictions (product of IN sizes).
     pub fn partition_count(&self) -> Values {
-        self.restrictions_of(&self.partition).fold(Values::Known(1), |acc, r| {
-            acc.times(match r.op {
-                Op::In(v) => v,
-                _ => Values::Known(1),
+        self.restrictions_of(&self.partition)
+            .fold(Values::Known(1), |acc, r| {
+                acc.times(match r.op {
+                    Op::In(v) => v,
+                    _ => Values::Known(1),
+                })
             })
-        })
     }
 
     /// True when `column` is restricted by `=` (or by a one-value IN), as `isColumnRestrictedByEq`.
@@ -618,12 +684,25 @@ impl<'t> Restrictions<'t> {
             ColumnKind::Clustering(p, _) => self.clustering.get(&p),
             _ => self.non_pk.get(&column),
         };
-        r.and_then(|i| self.list.get(*i)).is_some_and(|r| matches!(r.op, Op::Eq))
+        r.and_then(|i| self.list.get(*i))
+            .is_some_and(|r| matches!(r.op, Op::Eq))
+    }
+
+    /// True when `column` is restricted by `=` or IN (`hasOnlyEqualityRestrictions`).
+    pub fn restricted_by_eq_or_in(&self, column: usize) -> bool {
+        let r = match self.kind_of(column) {
+            ColumnKind::PartitionKey(p) => self.partition.get(&p),
+            ColumnKind::Clustering(p, _) => self.clustering.get(&p),
+            _ => self.non_pk.get(&column),
+        };
+        r.and_then(|i| self.list.get(*i))
+            .is_some_and(|r| r.op.is_eq_or_in())
     }
 
     /// Whether the partition key is restricted by IN (`keyIsInRelation`).
     pub fn key_is_in_relation(&self) -> bool {
-        self.restrictions_of(&self.partition).any(|r| matches!(r.op, Op::In(_)))
+        self.restrictions_of(&self.partition)
+            .any(|r| matches!(r.op, Op::In(_)))
     }
 
     pub fn clustering_restrictions(&self) -> impl Iterator<Item = &Restriction> {
@@ -636,140 +715,4 @@ enum Target {
     Partition,
     Clustering,
     NonPk,
-}
-
-/// `SingleRestriction.mergeWith` / `MultiColumnRestriction.mergeWith`: the existing
-/// restriction decides the message.
-fn merge(existing: &Restriction, new: &Restriction, name: impl Fn(usize) -> String) -> Result<Restriction, String> {
-    // A single-column restriction meeting a multi-column one is treated as a
-    // one-column multi-column restriction; the names are the columns in common.
-    let names = if existing.multi || new.multi {
-        let common: Vec<String> = existing
-            .columns
-            .iter()
-            .filter(|c| new.columns.contains(c))
-            .map(|c| name(*c))
-            .collect();
-        common.join(" ,")
-    } else {
-        name(existing.first_column())
-    };
-    match (&existing.op, &new.op) {
-        (Op::Eq, _) => Err(format!("{names} cannot be restricted by more than one relation if it includes an Equal")),
-        (Op::In(_), _) => Err(format!("{names} cannot be restricted by more than one relation if it includes a IN")),
-        (Op::Slice { start, end }, Op::Slice { start: s2, end: e2 }) => {
-            if (existing.multi || new.multi) && existing.first_column() != new.first_column() {
-                let later = if new.first_column() > existing.first_column() {
-                    new.first_column()
-                } else {
-                    existing.first_column()
-                };
-                return Err(format!(
-                    "Column \"{}\" cannot be restricted by two inequalities not starting with the same column",
-                    name(later)
-                ));
-            }
-            if start.is_some() && s2.is_some() {
-                return Err(format!("More than one restriction was found for the start bound on {names}"));
-            }
-            if end.is_some() && e2.is_some() {
-                return Err(format!("More than one restriction was found for the end bound on {names}"));
-            }
-            Ok(Restriction {
-                op: Op::Slice {
-                    start: start.or(*s2),
-                    end: end.or(*e2),
-                },
-                multi: existing.multi || new.multi,
-                columns: if existing.columns.len() >= new.columns.len() {
-                    existing.columns.clone()
-                } else {
-                    new.columns.clone()
-                },
-                ..existing.clone()
-            })
-        }
-        (Op::Slice { .. }, _) => Err(format!(
-            "Column \"{names}\" cannot be restricted by both an equality and an inequality relation"
-        )),
-        (
-            Op::Contains { values, keys, entries },
-            Op::Contains {
-                values: v2,
-                keys: k2,
-                entries: e2,
-            },
-        ) => Ok(Restriction {
-            op: Op::Contains {
-                values: values + v2,
-                keys: keys + k2,
-                entries: entries + e2,
-            },
-            ..existing.clone()
-        }),
-        (Op::Contains { .. }, _) => Err(format!(
-            "Collection column {names} can only be restricted by CONTAINS, CONTAINS KEY, or map-entry equality"
-        )),
-        (Op::Like, _) => Err(format!("{names} cannot be restricted by more than one relation if it includes a LIKE")),
-        (Op::IsNotNull, _) => Err(format!("{names} cannot be restricted by a relation if it includes an IS NOT NULL")),
-        (Op::Neq | Op::NotIn | Op::NotContains, _) => Ok(existing.clone()),
-    }
-}
-
-/// `TokenRestriction.mergeWith` between two token restrictions.
-fn merge_token(existing: &Restriction, new: &Restriction, names: &str) -> Result<Restriction, String> {
-    match (&existing.op, &new.op) {
-        (Op::Eq, _) => Err(format!("{names} cannot be restricted by more than one relation if it includes an Equal")),
-        (Op::Slice { start, end }, Op::Slice { start: s2, end: e2 }) => {
-            if start.is_some() && s2.is_some() {
-                return Err(format!("More than one restriction was found for the start bound on {names}"));
-            }
-            if end.is_some() && e2.is_some() {
-                return Err(format!("More than one restriction was found for the end bound on {names}"));
-            }
-            Ok(Restriction {
-                op: Op::Slice {
-                    start: start.or(*s2),
-                    end: end.or(*e2),
-                },
-                ..existing.clone()
-            })
-        }
-        _ => Err(format!(
-            "Columns \"{names}\" cannot be restricted by both an equality and an inequality relation"
-        )),
-    }
-}
-
-/// Whether an index of this implementation answers this operator on this column type.
-fn index_supports(index: &Index, ty: &CqlType, op: &Op, operator: Operator) -> bool {
-    let target_ok = match (index.target, op) {
-        (IndexTarget::Values, Op::Contains { values, keys, entries }) => {
-            *values > 0 && *keys == 0 && *entries == 0 && ty.is_collection()
-        }
-        (IndexTarget::Keys, Op::Contains { keys, values, entries }) => *keys > 0 && *values == 0 && *entries == 0,
-        (IndexTarget::Entries, Op::Contains { entries, values, keys }) => *entries > 0 && *values == 0 && *keys == 0,
-        (IndexTarget::Full, Op::Eq) => true,
-        (IndexTarget::Values, _) => !ty.is_collection() || !ty.is_multi_cell(),
-        _ => false,
-    };
-    if !target_ok {
-        return false;
-    }
-    match (&index.implementation, op) {
-        (_, Op::Contains { .. }) => true,
-        (_, Op::Eq) => true,
-        (IndexImpl::Legacy, _) => false,
-        (IndexImpl::Sai, Op::Slice { .. }) => !is_literal(ty),
-        (IndexImpl::Sai, _) => false,
-        (IndexImpl::Sasi, Op::Slice { .. } | Op::Like) => true,
-        (IndexImpl::Sasi, _) => false,
-        (IndexImpl::Custom(_), _) => operator != Operator::In,
-    }
-}
-
-/// SAI treats strings and booleans as literal terms: equality only (Cassandra 5.0).
-fn is_literal(ty: &CqlType) -> bool {
-    use cqlmodel_cql::ast::NativeType as N;
-    matches!(ty, CqlType::Native(N::Text | N::Ascii | N::Varchar | N::Boolean))
 }

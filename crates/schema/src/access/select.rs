@@ -1,10 +1,14 @@
 //! SELECT: `SelectStatement.RawStatement.prepare` — the selection, the
 //! restrictions, DISTINCT, GROUP BY, ORDER BY, limits, then the need for filtering.
 
-use cqlmodel_cql::ast::{Literal, Order, Select, Selection, Selector, SelectorKind, Span, Term, TermKind};
+use cqlmodel_cql::ast::{
+    Literal, Order, Select, Selection, Selector, SelectorKind, Span, Term, TermKind,
+};
 
 use super::relation::{Op, Values, display_ident, undefined_column};
-use super::restrictions::{REQUIRES_ALLOW_FILTERING, Restrictions, Settings, StatementType as RType};
+use super::restrictions::{
+    REQUIRES_ALLOW_FILTERING, Restrictions, Settings, StatementType as RType,
+};
 use super::{AccessKind, AccessPath, Analyzer, ClusteringSlice, QueryError, StatementType};
 use crate::model::{ColumnKind, Table};
 
@@ -39,7 +43,12 @@ pub(super) fn analyze(cx: &Analyzer<'_>, s: &Select, span: Span) -> AccessPath {
     }
 }
 
-fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Result<AccessPath, QueryError> {
+fn prepare(
+    table: &Table,
+    s: &Select,
+    allow_filtering: bool,
+    span: Span,
+) -> Result<AccessPath, QueryError> {
     let selected = selected_columns(table, &s.selection)?;
     let only_static = selects_only_static(table, &s.selection, &selected);
 
@@ -78,7 +87,8 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
 
     let aggregate = is_aggregate(&s.selection);
     let grouped = validate_group_by(table, s, &restrictions)?;
-    if aggregate && !grouped
+    if aggregate
+        && !grouped
         && let Some(p) = &s.per_partition_limit
     {
         return Err(QueryError {
@@ -92,7 +102,8 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
     if !orderings.is_empty() && !ann {
         if restrictions.uses_index {
             return Err(QueryError {
-                message: "ORDER BY with 2ndary indexes is not supported, except for ANN queries.".into(),
+                message: "ORDER BY with 2ndary indexes is not supported, except for ANN queries."
+                    .into(),
                 span: orderings.first().map_or(span, |o| o.3),
             });
         }
@@ -105,7 +116,10 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
         reversed = is_reversed(table, &orderings, &restrictions)?;
     }
 
-    if !allow_filtering && (restrictions.is_key_range || restrictions.uses_index) && restrictions.need_filtering() {
+    if !allow_filtering
+        && (restrictions.is_key_range || restrictions.uses_index)
+        && restrictions.need_filtering()
+    {
         return Err(QueryError {
             message: REQUIRES_ALLOW_FILTERING.into(),
             span,
@@ -114,14 +128,20 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
 
     let limit = positive_limit(s.limit.as_ref(), "LIMIT must be strictly positive")?;
     // Cassandra checks both limits with the same code and message.
-    let per_partition_limit = positive_limit(s.per_partition_limit.as_ref(), "LIMIT must be strictly positive")?;
+    let per_partition_limit = positive_limit(
+        s.per_partition_limit.as_ref(),
+        "LIMIT must be strictly positive",
+    )?;
 
     let (kind, partitions) = if restrictions.is_key_range {
         (AccessKind::RangeScan, None)
     } else {
         // An IN of several values (even equal ones, even none) makes a group read of
         // the listed partitions.
-        match (restrictions.key_is_in_relation(), restrictions.partition_count()) {
+        match (
+            restrictions.key_is_in_relation(),
+            restrictions.partition_count(),
+        ) {
             (false, _) => (AccessKind::SinglePartition, Some(1)),
             (true, Values::Known(n)) => (AccessKind::MultiPartition, Some(n)),
             (true, Values::Unknown) => (AccessKind::MultiPartition, None),
@@ -130,7 +150,8 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
     Ok(AccessPath {
         kind,
         partitions,
-        filtering: restrictions.filtered || (restrictions.uses_index && restrictions.need_filtering()),
+        filtering: restrictions.filtered
+            || (restrictions.uses_index && restrictions.need_filtering()),
         needs_allow_filtering: false,
         index: restrictions.index.map(|i| i.name.clone()),
         reversed,
@@ -142,7 +163,11 @@ fn prepare(table: &Table, s: &Select, allow_filtering: bool, span: Span) -> Resu
 }
 
 fn find<'t>(table: &'t Table, name: &str) -> Option<(usize, &'t crate::model::Column)> {
-    table.columns.iter().enumerate().find(|(_, c)| c.name == name)
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.name == name)
 }
 
 fn undefined(name: &str, span: Span) -> QueryError {
@@ -179,7 +204,10 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
                     _ => "writetime",
                 };
                 return Err(QueryError {
-                    message: format!("Cannot use selection function {function} on PRIMARY KEY part {}", col.name),
+                    message: format!(
+                        "Cannot use selection function {function} on PRIMARY KEY part {}",
+                        col.name
+                    ),
                     span: sel.span,
                 });
             }
@@ -190,7 +218,9 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
                 collect_columns(table, a, out)?;
             }
         }
-        SelectorKind::Cast { selector, .. } | SelectorKind::Field { selector, .. } | SelectorKind::Element { selector, .. } => {
+        SelectorKind::Cast { selector, .. }
+        | SelectorKind::Field { selector, .. }
+        | SelectorKind::Element { selector, .. } => {
             collect_columns(table, selector, out)?;
         }
         SelectorKind::CountStar | SelectorKind::Term(_) => {}
@@ -200,17 +230,32 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
 
 /// `selectOnlyStaticColumns`: only static (and partition key) columns, at least one static.
 fn selects_only_static(table: &Table, selection: &Selection, selected: &[usize]) -> bool {
-    if !table.has_static_columns() || matches!(selection, Selection::Wildcard(_)) || selected.is_empty() {
+    if !table.has_static_columns()
+        || matches!(selection, Selection::Wildcard(_))
+        || selected.is_empty()
+    {
         return false;
     }
-    let kinds = || selected.iter().filter_map(|i| table.columns.get(*i)).map(|c| c.kind);
+    let kinds = || {
+        selected
+            .iter()
+            .filter_map(|i| table.columns.get(*i))
+            .map(|c| c.kind)
+    };
     kinds().any(|k| k == ColumnKind::Static)
         && kinds().all(|k| matches!(k, ColumnKind::Static | ColumnKind::PartitionKey(_)))
 }
 
-fn validate_distinct(table: &Table, selected: &[usize], r: &Restrictions<'_>, span: Span) -> Result<(), QueryError> {
+fn validate_distinct(
+    table: &Table,
+    selected: &[usize],
+    r: &Restrictions<'_>,
+    span: Span,
+) -> Result<(), QueryError> {
     let restricts_rows = !r.clustering.is_empty()
-        || r.non_pk.keys().any(|c| table.columns.get(*c).is_some_and(|c| !c.is_static()));
+        || r.non_pk
+            .keys()
+            .any(|c| table.columns.get(*c).is_some_and(|c| !c.is_static()));
     if restricts_rows {
         return Err(QueryError {
             message: "SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns."
@@ -254,11 +299,12 @@ fn is_aggregate(selection: &Selection) -> bool {
             SelectorKind::CountStar => true,
             SelectorKind::Function { name, args } => {
                 let n = name.name.value.to_ascii_lowercase();
-                matches!(n.as_str(), "count" | "min" | "max" | "sum" | "avg") || args.iter().any(agg)
+                matches!(n.as_str(), "count" | "min" | "max" | "sum" | "avg")
+                    || args.iter().any(agg)
             }
-            SelectorKind::Cast { selector, .. } | SelectorKind::Field { selector, .. } | SelectorKind::Element { selector, .. } => {
-                agg(selector)
-            }
+            SelectorKind::Cast { selector, .. }
+            | SelectorKind::Field { selector, .. }
+            | SelectorKind::Element { selector, .. } => agg(selector),
             _ => false,
         }
     }
@@ -273,8 +319,12 @@ fn validate_group_by(table: &Table, s: &Select, r: &Restrictions<'_>) -> Result<
     if s.group_by.is_empty() {
         return Ok(false);
     }
-    let pk: Vec<(usize, &crate::model::Column)> =
-        table.columns.iter().enumerate().filter(|(_, c)| c.is_primary_key()).collect();
+    let pk: Vec<(usize, &crate::model::Column)> = table
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_primary_key())
+        .collect();
     let mut it = pk.iter();
     let mut clustering_prefix = 0;
     let order_msg = "Group by currently only support groups of columns following their declared order in the PRIMARY KEY";
@@ -310,7 +360,10 @@ fn validate_group_by(table: &Table, s: &Select, r: &Restrictions<'_>) -> Result<
             }
         }
     }
-    if it.next().is_some_and(|(_, c)| matches!(c.kind, ColumnKind::PartitionKey(_))) {
+    if it
+        .next()
+        .is_some_and(|(_, c)| matches!(c.kind, ColumnKind::PartitionKey(_)))
+    {
         return Err(QueryError {
             message: "Group by is not supported on only a part of the partition key".into(),
             span: s.group_by.first().map_or(Span::default(), |g| g.span),
@@ -318,7 +371,8 @@ fn validate_group_by(table: &Table, s: &Select, r: &Restrictions<'_>) -> Result<
     }
     if clustering_prefix > 0 && s.distinct {
         return Err(QueryError {
-            message: "Grouping on clustering columns is not allowed for SELECT DISTINCT queries".into(),
+            message: "Grouping on clustering columns is not allowed for SELECT DISTINCT queries"
+                .into(),
             span: s.group_by.first().map_or(Span::default(), |g| g.span),
         });
     }
@@ -328,7 +382,11 @@ fn validate_group_by(table: &Table, s: &Select, r: &Restrictions<'_>) -> Result<
 type Ordering = (usize, ColumnKind, Order, Span, bool);
 
 /// `SelectStatement.isReversed`.
-fn is_reversed(table: &Table, orderings: &[Ordering], r: &Restrictions<'_>) -> Result<bool, QueryError> {
+fn is_reversed(
+    table: &Table,
+    orderings: &[Ordering],
+    r: &Restrictions<'_>,
+) -> Result<bool, QueryError> {
     let clustering: Vec<usize> = table
         .columns
         .iter()
@@ -420,7 +478,8 @@ fn clustering_slice(table: &Table, r: &Restrictions<'_>) -> ClusteringSlice {
         match &restriction.op {
             Op::Eq | Op::In(_) => {
                 for c in &restriction.columns {
-                    if let Some(ColumnKind::Clustering(p, _)) = table.columns.get(*c).map(|c| c.kind)
+                    if let Some(ColumnKind::Clustering(p, _)) =
+                        table.columns.get(*c).map(|c| c.kind)
                         && let Some(n) = names.get(p)
                     {
                         slice.prefix.push((*n).to_string());

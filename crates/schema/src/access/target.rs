@@ -21,9 +21,11 @@ impl<'a> Analyzer<'a> {
         let Some(keyspace) = self.schema.keyspaces.get(ks) else {
             return Err(self.error(format!("keyspace {ks} does not exist"), name.span));
         };
-        keyspace
-            .tables
-            .get(&name.name.value)
-            .ok_or_else(|| self.error(format!("table {} does not exist", name.name.value), name.span))
+        keyspace.tables.get(&name.name.value).ok_or_else(|| {
+            self.error(
+                format!("table {} does not exist", name.name.value),
+                name.span,
+            )
+        })
     }
 }

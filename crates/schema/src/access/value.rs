@@ -25,7 +25,9 @@ pub(crate) fn check_assignable(name: &str, ty: &CqlType, term: &Term) -> Result<
                         items.len()
                     ));
                 }
-                items.iter().try_for_each(|t| check_assignable(name, element, t))
+                items
+                    .iter()
+                    .try_for_each(|t| check_assignable(name, element, t))
             }
             _ => Err(format!("Invalid list literal for {name} of type {ty}")),
         },
@@ -59,13 +61,18 @@ pub(crate) fn check_assignable(name: &str, ty: &CqlType, term: &Term) -> Result<
                     .enumerate()
                     .try_for_each(|(i, (t, ty))| check_assignable(&format!("{name}[{i}]"), ty, t))
             }
-            _ => Err(format!("Invalid tuple type literal for {name} of type {ty}")),
+            _ => Err(format!(
+                "Invalid tuple type literal for {name} of type {ty}"
+            )),
         },
         TermKind::Udt(fields) => match ty {
             CqlType::Udt { def, .. } => fields.iter().try_for_each(|(f, t)| {
                 match def.fields.iter().find(|(n, _)| *n == f.value) {
                     Some((_, fty)) => check_assignable(&format!("{name}.{}", f.value), fty, t),
-                    None => Err(format!("Unknown field '{}' in value of user defined type {}", f.value, def.name)),
+                    None => Err(format!(
+                        "Unknown field '{}' in value of user defined type {}",
+                        f.value, def.name
+                    )),
                 }
             }),
             _ => Err(format!("Invalid user type literal for {name} of type {ty}")),
@@ -99,7 +106,10 @@ fn check_constant(name: &str, ty: &CqlType, lit: &Literal) -> Result<(), String>
     };
     let ok = match ty {
         CqlType::Native(n) => match kind {
-            "STRING" => matches!(n, N::Ascii | N::Text | N::Varchar | N::Inet | N::Date | N::Time | N::Timestamp),
+            "STRING" => matches!(
+                n,
+                N::Ascii | N::Text | N::Varchar | N::Inet | N::Date | N::Time | N::Timestamp
+            ),
             "INTEGER" => matches!(
                 n,
                 N::Bigint
@@ -128,6 +138,8 @@ fn check_constant(name: &str, ty: &CqlType, lit: &Literal) -> Result<(), String>
     if ok {
         Ok(())
     } else {
-        Err(format!("Invalid {kind} constant ({text}) for \"{name}\" of type {ty}"))
+        Err(format!(
+            "Invalid {kind} constant ({text}) for \"{name}\" of type {ty}"
+        ))
     }
 }

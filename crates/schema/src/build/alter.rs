@@ -1,19 +1,43 @@
-//! ALTER TABLE, with `AlterTableStatement`'s checks.
+//! ALTER TABLE, in the order of `AlterTableStatement`: the parser (OPT-2, TYP-1),
+//! `validate` (option values), GEN-3, the table (ALT-0, ALT-0b), then the checks
+//! of each kind of change, and `TableMetadata.validate` (ALT-6).
 
-use cqlmodel_cql::ast::{AlterTable, AlterTableAction};
+use cqlmodel_cql::ast::{AlterTable, AlterTableAction, ColumnDef, Ident, Property};
 
-use super::table::table_options;
-use super::udt::SchemaTypes;
+use super::names::{maybe_quote, table_display};
+use super::properties as props;
+use super::table_params::{self, TABLE_PROPERTIES};
+use super::udt::{prepare, raw_types};
 use super::{Context, StepResult};
-use crate::error::SchemaErrorKind;
-use crate::model::{Column, ColumnKind, Origin, Schema};
-use crate::resolve::resolve_type;
+use crate::error::{SchemaError, SchemaErrorKind};
+use crate::model::{Column, ColumnKind, Origin, Schema, Table};
+use crate::types::CqlType;
 
 pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable) -> StepResult {
+    let added_raws = match &s.action {
+        AlterTableAction::With(opts) => {
+            props::check_duplicates(&opts.properties).map_err(|e| cx.lift(e))?;
+            Vec::new()
+        }
+        AlterTableAction::Add { columns, .. } => {
+            raw_types(cx, columns.iter().map(|c| &c.data_type))?
+        }
+        _ => Vec::new(),
+    };
     let ks_name = cx.keyspace_of(&s.name)?;
+    let new_params = match &s.action {
+        AlterTableAction::With(opts) => {
+            Some(table_params::build(&opts.properties).map_err(|e| cx.lift(e))?)
+        }
+        _ => None,
+    };
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
     let table_name = &s.name.name.value;
-    let invalid = |msg: String, span| cx.err(SchemaErrorKind::InvalidAlter(msg), span);
-    let Some(table) = schema.keyspaces.get(&ks_name).and_then(|k| k.tables.get(table_name)) else {
+    let Some(table) = schema
+        .keyspaces
+        .get(&ks_name)
+        .and_then(|k| k.tables.get(table_name))
+    else {
         if s.if_exists {
             return Ok(());
         }
@@ -26,168 +50,293 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
         ));
     };
     if table.is_view() {
-        return Err(invalid(
-            "Cannot use ALTER TABLE on a materialized view; use ALTER MATERIALIZED VIEW instead".into(),
-            s.name.span,
-        ));
+        return Err(cx.err(SchemaErrorKind::AlterTableOnView, s.name.span));
     }
-    let mut table = table.clone();
+    let mut altered = table.clone();
+    let mut renamed: Vec<(String, String)> = Vec::new();
     match &s.action {
-        AlterTableAction::Add {
-            if_not_exists,
-            columns,
-        } => {
-            for def in columns {
-                let name = &def.name.value;
-                if table.column(name).is_some() {
-                    if *if_not_exists {
-                        continue;
-                    }
-                    return Err(invalid(format!("Column with name '{name}' already exists"), def.name.span));
-                }
-                let ty = resolve_type(&def.data_type, &ks_name, &SchemaTypes(schema))
-                    .map_err(|(k, sp)| cx.err(k, sp))?;
-                if def.is_static && table.clustering_len() == 0 {
-                    return Err(invalid(
-                        "Static columns are only useful (and thus allowed) if the table has at least one clustering column".into(),
-                        def.span,
-                    ));
-                }
-                if ty.is_counter() != table.is_counter_table() {
-                    let msg = if ty.is_counter() {
-                        format!("Cannot add a counter column ({name}) in a non counter column family")
-                    } else {
-                        format!("Cannot add a non counter column ({name}) in a counter column family")
-                    };
-                    return Err(invalid(msg, def.span));
-                }
-                table.columns.push(Column {
-                    name: name.clone(),
-                    ty,
-                    kind: if def.is_static {
-                        ColumnKind::Static
-                    } else {
-                        ColumnKind::Regular
-                    },
-                    masked: def.mask.is_some(),
-                    origin: Origin {
-                        file: cx.file,
-                        span: def.span,
-                    },
-                });
-            }
-        }
-        AlterTableAction::Drop {
-            if_exists,
-            columns,
-            ..
-        } => {
-            for ident in columns {
-                let name = &ident.value;
-                match table.column(name) {
-                    None if *if_exists => {}
-                    None => {
-                        return Err(invalid(
-                            format!("Column {name} was not found in table {table_name}"),
-                            ident.span,
-                        ));
-                    }
-                    Some(c) if c.is_primary_key() => {
-                        return Err(invalid(
-                            format!("Cannot drop PRIMARY KEY column {name}"),
-                            ident.span,
-                        ));
-                    }
-                    Some(_) => {
-                        if table.indexes.iter().any(|i| i.column == *name) {
-                            return Err(invalid(
-                                format!("Cannot drop column {name} because it has dependent secondary indexes"),
-                                ident.span,
-                            ));
-                        }
-                        if !table.views.is_empty() {
-                            return Err(invalid(
-                                format!("Cannot drop column {name} on base table {table_name} with materialized views"),
-                                ident.span,
-                            ));
-                        }
-                        table.columns.retain(|c| c.name != *name);
-                    }
-                }
-            }
-        }
-        AlterTableAction::Rename { if_exists, renames } => {
-            for (from, to) in renames {
-                let Some(pos) = table.columns.iter().position(|c| c.name == from.value) else {
-                    if *if_exists {
-                        continue;
-                    }
-                    return Err(invalid(
-                        format!("Column {} was not found in table {table_name}", from.value),
-                        from.span,
-                    ));
-                };
-                if table.column(&to.value).is_some() {
-                    return Err(invalid(
-                        format!(
-                            "Cannot rename column {} to {} in table '{table_name}'; another column with that name already exists",
-                            from.value, to.value
-                        ),
-                        to.span,
-                    ));
-                }
-                if let Some(col) = table.columns.get_mut(pos) {
-                    if !col.is_primary_key() {
-                        return Err(invalid(
-                            format!(
-                                "Cannot rename non PRIMARY KEY column {}",
-                                from.value
-                            ),
-                            from.span,
-                        ));
-                    }
-                    col.name = to.value.clone();
-                }
-            }
-        }
         AlterTableAction::AlterColumnType { column, .. } => {
-            return Err(invalid(
-                "Altering column types is no longer supported".into(),
-                column.span,
-            ));
+            return Err(cx.err(SchemaErrorKind::AlterColumnType, column.span));
         }
-        AlterTableAction::Mask { if_exists, column, mask } => match table.columns.iter_mut().find(|c| c.name == column.value) {
+        AlterTableAction::Mask {
+            if_exists,
+            column,
+            mask,
+        } => match altered.columns.iter_mut().find(|c| c.name == column.value) {
             Some(c) => c.masked = mask.is_some(),
             None if *if_exists => {}
             None => {
-                return Err(invalid(
-                    format!("Column with name '{}' doesn't exist on table '{table_name}'", column.value),
+                return Err(cx.err(
+                    SchemaErrorKind::MaskUnknownColumn {
+                        column: column.value.clone(),
+                        table: table_name.clone(),
+                    },
                     column.span,
                 ));
             }
         },
+        AlterTableAction::Add {
+            if_not_exists,
+            columns,
+        } => {
+            for (def, raw) in columns.iter().zip(&added_raws) {
+                let ty = prepare(cx, schema, raw, &ks_name)?;
+                add_column(cx, &mut altered, def, ty, *if_not_exists)?;
+            }
+            check_counters(cx, table, &altered, columns)?;
+        }
+        AlterTableAction::Drop {
+            if_exists, columns, ..
+        } => {
+            // Divergence: Cassandra keeps the dropped names in a HashSet (and the
+            // renames below in a HashMap); cqlmodel checks them in written order.
+            for ident in columns {
+                drop_column(cx, table, &mut altered, ident, *if_exists)?;
+            }
+        }
+        AlterTableAction::Rename { renames, .. } => {
+            for (from, to) in renames {
+                check_rename(cx, table, from, to)?;
+                if let Some(c) = altered.columns.iter_mut().find(|c| c.name == from.value) {
+                    c.name = to.value.clone();
+                }
+                renamed.push((from.value.clone(), to.value.clone()));
+            }
+        }
         AlterTableAction::With(opts) => {
-            let decoded = table_options(cx, opts)?;
-            if decoded.default_time_to_live.is_some_and(|t| t > 0) && table.is_counter_table() {
-                return Err(cx.err(SchemaErrorKind::CounterWithTtl, s.name.span));
+            if let Some(params) = &new_params {
+                alter_options(cx, table, &mut altered, &opts.properties, params)?;
             }
-            if decoded.default_time_to_live.is_some() {
-                table.options.default_time_to_live = decoded.default_time_to_live;
-            }
-            if decoded.gc_grace_seconds.is_some() {
-                table.options.gc_grace_seconds = decoded.gc_grace_seconds;
-            }
-            if decoded.compaction.is_some() {
-                table.options.compaction = decoded.compaction;
-            }
-            if decoded.comment.is_some() {
-                table.options.comment = decoded.comment;
-            }
-            table.options.raw.extend(decoded.raw);
         }
     }
+    // Views follow their base: renamed key columns, and the new regular columns
+    // of a view that selects `*` (`AddColumns.addColumn`).
+    let added: Vec<Column> = altered
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Regular && table.column(&c.name).is_none())
+        .cloned()
+        .collect();
     if let Some(ks) = schema.keyspaces.get_mut(&ks_name) {
-        ks.tables.insert(table_name.clone(), table);
+        for view in &altered.views {
+            if let Some(v) = ks.tables.get_mut(view) {
+                for c in &mut v.columns {
+                    if let Some((_, to)) = renamed.iter().find(|(from, _)| *from == c.name) {
+                        c.name = to.clone();
+                    }
+                }
+                if v.view.as_ref().is_some_and(|i| i.include_all_columns) {
+                    v.columns.extend(added.iter().cloned());
+                }
+            }
+        }
+        ks.tables.insert(table_name.clone(), altered);
     }
+    Ok(())
+}
+
+/// `AddColumns.addColumn`: ALT-2, ALT-3, ALT-4 (the type is prepared before).
+/// Divergence: the model keeps no history of dropped columns, so re-adding one
+/// with another type or kind (ALT-5) is accepted.
+fn add_column(
+    cx: &Context<'_>,
+    table: &mut Table,
+    def: &ColumnDef,
+    ty: CqlType,
+    if_not_exists: bool,
+) -> Result<(), SchemaError> {
+    let name = &def.name.value;
+    if table.column(name).is_some() {
+        if if_not_exists {
+            return Ok(());
+        }
+        return Err(cx.err(SchemaErrorKind::ColumnExists(name.clone()), def.name.span));
+    }
+    if table.options.compact_storage {
+        return Err(cx.err(SchemaErrorKind::AddToCompactTable, def.span));
+    }
+    if def.is_static && table.clustering_len() == 0 {
+        return Err(cx.err(SchemaErrorKind::StaticWithoutClustering, def.span));
+    }
+    table.columns.push(Column {
+        name: name.clone(),
+        ty,
+        kind: if def.is_static {
+            ColumnKind::Static
+        } else {
+            ColumnKind::Regular
+        },
+        masked: def.mask.is_some(),
+        origin: Origin {
+            file: cx.file,
+            span: def.span,
+        },
+    });
+    Ok(())
+}
+
+/// `TableMetadata.validate` after ADD: a counter table takes only counters (ALT-6).
+fn check_counters(
+    cx: &Context<'_>,
+    before: &Table,
+    after: &Table,
+    added: &[ColumnDef],
+) -> Result<(), SchemaError> {
+    let counter_table = before.is_counter_table();
+    for def in added {
+        let Some(column) = after.column(&def.name.value) else {
+            continue;
+        };
+        let (keyspace, table, col) = (
+            before.keyspace.clone(),
+            before.name.clone(),
+            column.name.clone(),
+        );
+        if counter_table && !column.ty.is_counter() {
+            return Err(cx.err(
+                SchemaErrorKind::NonCounterInCounterTable {
+                    keyspace,
+                    table,
+                    column: col,
+                },
+                def.span,
+            ));
+        }
+        if !counter_table && column.ty.is_counter() {
+            return Err(cx.err(
+                SchemaErrorKind::CounterInNonCounterTable {
+                    keyspace,
+                    table,
+                    column: col,
+                },
+                def.span,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `DropColumns.dropColumn`: ALT-7 … ALT-11.
+fn drop_column(
+    cx: &Context<'_>,
+    table: &Table,
+    altered: &mut Table,
+    ident: &Ident,
+    if_exists: bool,
+) -> Result<(), SchemaError> {
+    let name = &ident.value;
+    let err = |kind| Err(cx.err(kind, ident.span));
+    let Some(column) = table.column(name) else {
+        if if_exists {
+            return Ok(());
+        }
+        return err(SchemaErrorKind::DropUnknownColumn {
+            column: name.clone(),
+            table: table_display(&table.keyspace, &table.name),
+        });
+    };
+    if column.is_primary_key() {
+        return err(SchemaErrorKind::DropPrimaryKeyColumn(name.clone()));
+    }
+    if let CqlType::Udt { def, frozen: false } = &column.ty {
+        return err(SchemaErrorKind::DropNonFrozenUdtColumn {
+            column: name.clone(),
+            ty: maybe_quote(&def.name),
+        });
+    }
+    let indexes = dependent_indexes(table, name);
+    if !indexes.is_empty() {
+        return err(SchemaErrorKind::DropIndexedColumn {
+            column: name.clone(),
+            indexes,
+        });
+    }
+    if !table.views.is_empty() {
+        return err(SchemaErrorKind::DropColumnWithViews {
+            column: name.clone(),
+            table: table.name.clone(),
+        });
+    }
+    altered.columns.retain(|c| c.name != *name);
+    Ok(())
+}
+
+/// `RenameColumns.renameColumn`: ALT-12 (IF EXISTS does not help) … ALT-15.
+fn check_rename(
+    cx: &Context<'_>,
+    table: &Table,
+    from: &Ident,
+    to: &Ident,
+) -> Result<(), SchemaError> {
+    let Some(column) = table.column(&from.value) else {
+        return Err(cx.err(
+            SchemaErrorKind::UnknownColumn {
+                column: maybe_quote(&from.value),
+                table: table_display(&table.keyspace, &table.name),
+            },
+            from.span,
+        ));
+    };
+    if !column.is_primary_key() {
+        return Err(cx.err(
+            SchemaErrorKind::RenameNonPrimaryKey(from.value.clone()),
+            from.span,
+        ));
+    }
+    if table.column(&to.value).is_some() {
+        return Err(cx.err(
+            SchemaErrorKind::RenameToExisting {
+                from: from.value.clone(),
+                to: to.value.clone(),
+                table: table_display(&table.keyspace, &table.name),
+            },
+            to.span,
+        ));
+    }
+    let indexes = dependent_indexes(table, &from.value);
+    if !indexes.is_empty() {
+        return Err(cx.err(
+            SchemaErrorKind::RenameIndexedColumn {
+                column: from.value.clone(),
+                indexes,
+            },
+            from.span,
+        ));
+    }
+    Ok(())
+}
+
+fn dependent_indexes(table: &Table, column: &str) -> Vec<String> {
+    table
+        .indexes
+        .iter()
+        .filter(|i| i.column == column)
+        .map(|i| i.name.clone())
+        .collect()
+}
+
+/// `AlterOptions.apply`: OPT-1 and OPT-8 on the new properties, OPT-11, ALT-16, ALT-17.
+fn alter_options(
+    cx: &Context<'_>,
+    table: &Table,
+    altered: &mut Table,
+    properties: &[Property],
+    new: &table_params::Params,
+) -> Result<(), SchemaError> {
+    props::check_known(properties, TABLE_PROPERTIES).map_err(|e| cx.lift(e))?;
+    table_params::validate(new).map_err(|e| cx.lift(e))?;
+    if new.has_id {
+        let span = props::find(properties, "id").map_or(cx.origin.span, |p| p.span);
+        return Err(cx.err(SchemaErrorKind::AlterTableId, span));
+    }
+    let merged = table_params::merge(&table.options, properties);
+    let params = table_params::build(&merged).map_err(|e| cx.lift(e))?;
+    if table.is_counter_table() && params.default_time_to_live > 0 {
+        return Err(cx.err(SchemaErrorKind::CounterWithTtl, cx.origin.span));
+    }
+    if !table.views.is_empty() && params.gc_grace_seconds == 0 {
+        return Err(cx.err(SchemaErrorKind::ViewBaseGcGraceZero, cx.origin.span));
+    }
+    altered.options = table_params::to_model(&params, &merged, table.options.compact_storage);
     Ok(())
 }

@@ -1,14 +1,15 @@
-//! CREATE / ALTER / DROP TYPE.
+//! CREATE / ALTER / DROP TYPE. CREATE TYPE runs, in `CreateTypeStatement`'s
+//! order: TYP-1 (parse) → GEN-3 → UDT-0 → UDT-1 → UDT-2 → UDT-3 / UDT-4 per
+//! field → field types (a reference to the type itself is "Unknown type", UDT-5).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use cqlmodel_cql::ast::{AlterType, AlterTypeAction, CreateType, DataType, DataTypeKind, DropObject};
+use cqlmodel_cql::ast::{AlterType, AlterTypeAction, CreateType, DataType, DropObject};
 
 use super::{Context, StepResult};
-use crate::error::SchemaErrorKind;
+use crate::error::{SchemaError, SchemaErrorKind};
 use crate::model::Schema;
-use crate::resolve::{TypeLookup, resolve_type};
+use crate::resolve::{RawType, TypeLookup};
 use crate::types::{CqlType, UdtDef};
 
 /// User types of every keyspace, for resolution.
@@ -20,8 +21,33 @@ impl TypeLookup for SchemaTypes<'_> {
     }
 }
 
+/// TYP-1: the raw form of each type, which fails on `frozen<native>` the way
+/// Cassandra's parser does (the first one written is reported).
+pub(crate) fn raw_types<'a>(
+    cx: &Context<'_>,
+    types: impl IntoIterator<Item = &'a DataType>,
+) -> Result<Vec<RawType>, SchemaError> {
+    types
+        .into_iter()
+        .map(|t| RawType::from_written(t).map_err(|e| cx.lift(e)))
+        .collect()
+}
+
+/// Prepares a raw type in the statement's keyspace.
+pub(crate) fn prepare(
+    cx: &Context<'_>,
+    schema: &Schema,
+    raw: &RawType,
+    keyspace: &str,
+) -> Result<CqlType, SchemaError> {
+    raw.prepare(keyspace, &SchemaTypes(schema))
+        .map_err(|e| cx.lift(e))
+}
+
 pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateType) -> StepResult {
+    let raws = raw_types(cx, s.fields.iter().map(|f| &f.data_type))?;
     let ks_name = cx.keyspace_of(&s.name)?;
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
     let Some(ks) = schema.keyspaces.get(&ks_name) else {
         return Err(cx.err(SchemaErrorKind::UnknownKeyspace(ks_name), s.name.span));
     };
@@ -32,28 +58,32 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateType) -> S
         }
         return Err(cx.err(SchemaErrorKind::TypeExists(type_name), s.name.span));
     }
-    let mut seen = BTreeMap::new();
-    for field in &s.fields {
-        if seen.insert(field.name.value.clone(), ()).is_some() {
+    for (i, field) in s.fields.iter().enumerate() {
+        if s.fields
+            .iter()
+            .take(i)
+            .any(|f| f.name.value == field.name.value)
+        {
             return Err(cx.err(
                 SchemaErrorKind::DuplicateField {
                     field: field.name.value.clone(),
-                    ty: type_name.clone(),
+                    ty: type_name,
                 },
                 field.name.span,
             ));
         }
-        if references(&field.data_type, &ks_name, &type_name) {
-            return Err(cx.err(SchemaErrorKind::RecursiveType(type_name), field.data_type.span));
+    }
+    for (field, raw) in s.fields.iter().zip(&raws) {
+        if raw.is_counter() {
+            return Err(cx.err(SchemaErrorKind::CounterInUdt, field.data_type.span));
+        }
+        if raw.is_non_frozen_udt() {
+            return Err(cx.err(SchemaErrorKind::NonFrozenUdtInUdt, field.data_type.span));
         }
     }
     let mut fields = Vec::with_capacity(s.fields.len());
-    for field in &s.fields {
-        let ty = resolve_type(&field.data_type, &ks_name, &SchemaTypes(schema))
-            .map_err(|(k, sp)| cx.err(k, sp))?;
-        if ty.is_counter() {
-            return Err(cx.err(SchemaErrorKind::CounterInUdt, field.data_type.span));
-        }
+    for (field, raw) in s.fields.iter().zip(&raws) {
+        let ty = prepare(cx, schema, raw, &ks_name)?;
         fields.push((field.name.value.clone(), ty));
     }
     let def = Arc::new(UdtDef {
@@ -68,7 +98,11 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateType) -> S
 }
 
 pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterType) -> StepResult {
+    if let AlterTypeAction::Add { field, .. } = &s.action {
+        raw_types(cx, [&field.data_type])?;
+    }
     let ks_name = cx.keyspace_of(&s.name)?;
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
     let Some(existing) = SchemaTypes(schema).udt(&ks_name, &s.name.name.value) else {
         if s.if_exists {
             return Ok(());
@@ -89,15 +123,15 @@ pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterType) -> Ste
                     return Ok(());
                 }
                 return Err(cx.err(
-                    SchemaErrorKind::InvalidAlter(format!(
-                        "Cannot add new field {} to type {}: a field with name {} already exists",
-                        field.name.value, def.name, field.name.value
-                    )),
+                    SchemaErrorKind::FieldExists {
+                        field: field.name.value.clone(),
+                        ty: def.name.clone(),
+                    },
                     field.name.span,
                 ));
             }
-            let ty = resolve_type(&field.data_type, &ks_name, &SchemaTypes(schema))
-                .map_err(|(k, sp)| cx.err(k, sp))?;
+            let raw = RawType::from_written(&field.data_type).map_err(|e| cx.lift(e))?;
+            let ty = prepare(cx, schema, &raw, &ks_name)?;
             def.fields.push((field.name.value.clone(), ty));
         }
         AlterTypeAction::Rename { if_exists, renames } => {
@@ -107,10 +141,10 @@ pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterType) -> Ste
                     None if *if_exists => {}
                     None => {
                         return Err(cx.err(
-                            SchemaErrorKind::InvalidAlter(format!(
-                                "Unkown field {} in user type {}",
-                                from.value, def.name
-                            )),
+                            SchemaErrorKind::UnknownField {
+                                field: from.value.clone(),
+                                ty: def.name.clone(),
+                            },
                             from.span,
                         ));
                     }
@@ -118,12 +152,7 @@ pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterType) -> Ste
             }
         }
         AlterTypeAction::AlterFieldType { field, .. } => {
-            return Err(cx.err(
-                SchemaErrorKind::InvalidAlter(
-                    "Alterations of field types are not supported".to_string(),
-                ),
-                field.span,
-            ));
+            return Err(cx.err(SchemaErrorKind::AlterFieldType, field.span));
         }
     }
     let def = Arc::new(def);
@@ -141,6 +170,7 @@ pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterType) -> Ste
 
 pub(super) fn drop(schema: &mut Schema, cx: &Context<'_>, s: &DropObject) -> StepResult {
     let ks_name = cx.keyspace_of(&s.name)?;
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
     let name = &s.name.name.value;
     let removed = schema
         .keyspaces
@@ -148,27 +178,14 @@ pub(super) fn drop(schema: &mut Schema, cx: &Context<'_>, s: &DropObject) -> Ste
         .and_then(|ks| ks.types.remove(name));
     if removed.is_none() && !s.if_exists {
         return Err(cx.err(
-            SchemaErrorKind::InvalidAlter(format!(
-                "Type '{ks_name}.{name}' doesn't exist"
-            )),
+            SchemaErrorKind::TypeToAlterMissing {
+                keyspace: ks_name,
+                name: name.clone(),
+            },
             s.name.span,
         ));
     }
     Ok(())
-}
-
-fn references(ty: &DataType, ks: &str, name: &str) -> bool {
-    match &ty.kind {
-        DataTypeKind::Udt(q) => {
-            q.name.value == name && q.keyspace.as_ref().is_none_or(|k| k.value == ks)
-        }
-        DataTypeKind::List(e) | DataTypeKind::Set(e) | DataTypeKind::Frozen(e) | DataTypeKind::Vector(e, _) => {
-            references(e, ks, name)
-        }
-        DataTypeKind::Map(k, v) => references(k, ks, name) || references(v, ks, name),
-        DataTypeKind::Tuple(items) => items.iter().any(|t| references(t, ks, name)),
-        DataTypeKind::Native(_) | DataTypeKind::Custom(_) => false,
-    }
 }
 
 fn replace_udt(ty: &mut CqlType, def: &Arc<UdtDef>) {
@@ -178,9 +195,9 @@ fn replace_udt(ty: &mut CqlType, def: &Arc<UdtDef>) {
                 *d = def.clone();
             }
         }
-        CqlType::List { element, .. } | CqlType::Set { element, .. } | CqlType::Vector { element, .. } => {
-            replace_udt(element, def)
-        }
+        CqlType::List { element, .. }
+        | CqlType::Set { element, .. }
+        | CqlType::Vector { element, .. } => replace_udt(element, def),
         CqlType::Map { key, value, .. } => {
             replace_udt(key, def);
             replace_udt(value, def);

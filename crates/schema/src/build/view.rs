@@ -1,241 +1,84 @@
-//! CREATE / ALTER / DROP MATERIALIZED VIEW, with `CreateViewStatement`'s checks.
-
-use std::collections::BTreeSet;
+//! CREATE / ALTER / DROP MATERIALIZED VIEW, in the order of `CreateViewStatement`:
+//! the parser (OPT-2, duplicate CLUSTERING ORDER, COMPACT STORAGE), `Raw.prepare`
+//! (MV-P1, MV-P2), GEN-3, then `apply`: MV-0 (views are disabled by default in
+//! 5.0), the base table, the SELECT clause, the PRIMARY KEY, the WHERE clause and
+//! the options. Success carries Cassandra's "experimental" client warning.
 
 use cqlmodel_cql::ast::{
-    AlterMaterializedView, CreateMaterializedView, DropObject, Ident, Order, RelationKind, Selection,
-    SelectorKind,
+    AlterMaterializedView, CreateMaterializedView, DropObject, Ident, InValues, Order, Relation,
+    RelationKind, Selection, SelectorKind, Term, TermKind,
 };
 
-use super::table::{check_clustering_order, table_options};
-use super::{Context, StepResult};
-use crate::error::SchemaErrorKind;
+use super::names::{as_written, is_valid_name, maybe_quote, table_display};
+use super::properties as props;
+use super::table_params::{self, TABLE_PROPERTIES};
+use super::{Context, StepResult, WarnResult};
+use crate::access::{QueryError, check_view_restrictions};
+use crate::error::{SchemaError, SchemaErrorKind, SchemaWarningKind};
 use crate::model::{Column, ColumnKind, Origin, Schema, Table, ViewInfo};
 
-pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateMaterializedView) -> StepResult {
+pub(super) fn create(
+    schema: &mut Schema,
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+) -> WarnResult {
+    parse_checks(cx, s)?;
     let ks_name = cx.keyspace_of(&s.name)?;
-    let invalid = |msg: String, span| cx.err(SchemaErrorKind::InvalidView(msg), span);
-    let view_name = s.name.name.value.clone();
-    let base_ks = cx.keyspace_of(&s.base_table)?;
-    if base_ks != ks_name {
-        return Err(invalid(
-            "Cannot create a materialized view on a table in a different keyspace".into(),
-            s.base_table.span,
-        ));
+    if s.base_table
+        .keyspace
+        .as_ref()
+        .is_some_and(|k| k.value != ks_name)
+    {
+        return Err(cx.err(SchemaErrorKind::ViewInOtherKeyspace, s.base_table.span));
     }
+    if let Some(r) = s.where_clause.iter().find(|r| has_bind_marker(r)) {
+        return Err(cx.err(SchemaErrorKind::ViewBindMarkers, r.span));
+    }
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
+    if !cx.settings.materialized_views_enabled {
+        return Err(cx.err(SchemaErrorKind::MaterializedViewsDisabled, cx.origin.span));
+    }
+    let view_name = s.name.name.value.clone();
     let Some(ks) = schema.keyspaces.get(&ks_name) else {
         return Err(cx.err(SchemaErrorKind::UnknownKeyspace(ks_name), s.name.span));
     };
-    if ks.tables.contains_key(&view_name) {
-        if s.if_not_exists {
-            return Ok(());
-        }
-        return Err(cx.err(
-            SchemaErrorKind::TableExists {
-                keyspace: ks_name,
-                table: view_name,
-            },
-            s.name.span,
-        ));
-    }
     let base_name = &s.base_table.name.value;
-    let Some(base) = ks.tables.get(base_name) else {
+    // `keyspace.tables` holds no views, so a view as base is "doesn't exist" (MV-5 is unreachable).
+    let Some(base) = ks.tables.get(base_name).filter(|t| !t.is_view()) else {
         return Err(cx.err(
-            SchemaErrorKind::UnknownTable {
-                keyspace: ks_name.clone(),
-                table: base_name.clone(),
-            },
+            SchemaErrorKind::ViewBaseMissing(base_name.clone()),
             s.base_table.span,
         ));
     };
-    if base.is_view() {
-        return Err(invalid(
-            "Materialized views cannot be created against other materialized views".into(),
-            s.base_table.span,
-        ));
+    match ks.tables.get(&view_name) {
+        Some(t) if !t.is_view() => {
+            return Err(cx.err(SchemaErrorKind::ViewNameTaken(view_name), s.name.span));
+        }
+        Some(_) if s.if_not_exists => return Ok(None),
+        Some(_) => {
+            return Err(cx.err(
+                SchemaErrorKind::TableExists {
+                    keyspace: ks_name,
+                    table: view_name,
+                },
+                s.name.span,
+            ));
+        }
+        None => {}
     }
     if base.is_counter_table() {
-        return Err(invalid(
-            "Materialized views are not supported on counter tables".into(),
+        return Err(cx.err(SchemaErrorKind::ViewOnCounterTable, s.base_table.span));
+    }
+    if base.options.gc_grace_seconds == Some(0) {
+        return Err(cx.err(
+            SchemaErrorKind::ViewGcGraceZero {
+                view: view_name,
+                base: base_name.clone(),
+            },
             s.base_table.span,
         ));
     }
-
-    // The selected columns (all of them for `*`).
-    let (selected, include_all): (Vec<&Ident>, bool) = match &s.selection {
-        Selection::Wildcard(_) => (Vec::new(), true),
-        Selection::Selectors(sels) => {
-            let mut cols = Vec::new();
-            for sel in sels {
-                match &sel.kind {
-                    SelectorKind::Column(c) if sel.alias.is_none() => cols.push(c),
-                    _ if sel.alias.is_some() => {
-                        return Err(invalid("Cannot use alias when defining a materialized view".into(), sel.span));
-                    }
-                    _ => {
-                        return Err(invalid(
-                            "Can only select columns by name when defining a materialized view".into(),
-                            sel.span,
-                        ));
-                    }
-                }
-            }
-            (cols, false)
-        }
-    };
-    for c in &selected {
-        let Some(col) = base.column(&c.value) else {
-            return Err(cx.err(
-                SchemaErrorKind::UnknownColumn {
-                    column: c.value.clone(),
-                    table: base_name.clone(),
-                },
-                c.span,
-            ));
-        };
-        if col.is_static() {
-            return Err(invalid(
-                format!("Cannot use static columns in materialized views (got {})", c.value),
-                c.span,
-            ));
-        }
-    }
-
-    let pk = &s.primary_key;
-    let view_key: Vec<&Ident> = pk.partition_key.iter().chain(pk.clustering.iter()).collect();
-    let mut non_pk_in_key = Vec::new();
-    for ident in &view_key {
-        let Some(col) = base.column(&ident.value) else {
-            return Err(cx.err(
-                SchemaErrorKind::UnknownColumn {
-                    column: ident.value.clone(),
-                    table: base_name.clone(),
-                },
-                ident.span,
-            ));
-        };
-        if col.is_static() {
-            return Err(invalid(
-                format!("Cannot use Static column '{}' in PRIMARY KEY of materialized view", ident.value),
-                ident.span,
-            ));
-        }
-        if !col.is_primary_key() {
-            non_pk_in_key.push(ident.value.clone());
-        }
-    }
-    if non_pk_in_key.len() > 1 {
-        return Err(invalid(
-            format!(
-                "Cannot include more than one non-primary key column in materialized view primary key (got {})",
-                non_pk_in_key.join(", ")
-            ),
-            pk.span,
-        ));
-    }
-    let in_key: BTreeSet<&str> = view_key.iter().map(|i| i.value.as_str()).collect();
-    let missing: Vec<&str> = base
-        .columns
-        .iter()
-        .filter(|c| c.is_primary_key() && !in_key.contains(c.name.as_str()))
-        .map(|c| c.name.as_str())
-        .collect();
-    if !missing.is_empty() {
-        return Err(invalid(
-            format!(
-                "Cannot create materialized view {view_name} without primary key columns from base {base_name} ({})",
-                missing.join(",")
-            ),
-            pk.span,
-        ));
-    }
-    let not_null: BTreeSet<&str> = s
-        .where_clause
-        .iter()
-        .filter_map(|r| match &r.kind {
-            RelationKind::IsNotNull { column } => Some(column.value.as_str()),
-            _ => None,
-        })
-        .collect();
-    let unrestricted: Vec<&str> = view_key
-        .iter()
-        .map(|i| i.value.as_str())
-        .filter(|n| !not_null.contains(n))
-        .collect();
-    // Restricting a column by `=` also excludes nulls; only columns with no relation at all are missing.
-    let restricted_otherwise = |n: &str| {
-        s.where_clause.iter().any(|r| match &r.kind {
-            RelationKind::Column { column, .. } | RelationKind::ColumnIn { column, .. } => column.value == n,
-            _ => false,
-        })
-    };
-    let unrestricted: Vec<&str> = unrestricted.into_iter().filter(|n| !restricted_otherwise(n)).collect();
-    if !unrestricted.is_empty() {
-        return Err(invalid(
-            format!(
-                "Primary key columns {} must be restricted with 'IS NOT NULL' or otherwise",
-                unrestricted.join(", ")
-            ),
-            pk.span,
-        ));
-    }
-
-    let order: Vec<(&Ident, Order)> = s
-        .options
-        .clustering_order
-        .iter()
-        .map(|c| (&c.column, c.order))
-        .collect();
-    let clustering: Vec<&Ident> = pk.clustering.iter().collect();
-    check_clustering_order(cx, &order, &clustering)?;
-    let options = table_options(cx, &s.options)?;
-
-    let mut columns = Vec::new();
-    let base_col = |n: &str| base.column(n);
-    for (i, ident) in pk.partition_key.iter().enumerate() {
-        if let Some(c) = base_col(&ident.value) {
-            columns.push(Column {
-                kind: ColumnKind::PartitionKey(i),
-                origin: Origin { file: cx.file, span: ident.span },
-                ..c.clone()
-            });
-        }
-    }
-    for (i, ident) in pk.clustering.iter().enumerate() {
-        if let Some(c) = base_col(&ident.value) {
-            let ord = order
-                .iter()
-                .find(|(o, _)| o.value == ident.value)
-                .map_or(Order::Asc, |(_, o)| *o);
-            columns.push(Column {
-                kind: ColumnKind::Clustering(i, ord),
-                origin: Origin { file: cx.file, span: ident.span },
-                ..c.clone()
-            });
-        }
-    }
-    for c in &base.columns {
-        let wanted = include_all || selected.iter().any(|s| s.value == c.name);
-        if wanted && !in_key.contains(c.name.as_str()) && !c.is_static() {
-            columns.push(Column {
-                kind: ColumnKind::Regular,
-                ..c.clone()
-            });
-        }
-    }
-    let view = Table {
-        keyspace: ks_name.clone(),
-        name: view_name.clone(),
-        columns,
-        options,
-        indexes: Vec::new(),
-        view: Some(ViewInfo {
-            base_table: base_name.clone(),
-            include_all_columns: include_all,
-        }),
-        views: Vec::new(),
-        origin: cx.origin,
-    };
+    let view = build_view(cx, s, base, &view_name)?;
     let base_name = base_name.clone();
     if let Some(ks) = schema.keyspaces.get_mut(&ks_name) {
         if let Some(b) = ks.tables.get_mut(&base_name) {
@@ -243,67 +86,425 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateMaterializ
         }
         ks.tables.insert(view_name, view);
     }
+    Ok(Some(SchemaWarningKind::MaterializedViewsExperimental))
+}
+
+/// The parser's checks, which abort the parse: COMPACT STORAGE, a column twice in
+/// CLUSTERING ORDER, a property twice.
+fn parse_checks(cx: &Context<'_>, s: &CreateMaterializedView) -> Result<(), SchemaError> {
+    if s.options.compact_storage {
+        return Err(cx.err(SchemaErrorKind::CompactStorageView, cx.origin.span));
+    }
+    let order = &s.options.clustering_order;
+    for (i, o) in order.iter().enumerate() {
+        if order
+            .iter()
+            .take(i)
+            .any(|p| p.column.value == o.column.value)
+        {
+            return Err(cx.err(
+                SchemaErrorKind::ViewDuplicateClusteringOrder {
+                    column: o.column.value.clone(),
+                    view: as_written(&s.name),
+                },
+                o.span,
+            ));
+        }
+    }
+    props::check_duplicates(&s.options.properties).map_err(|e| cx.lift(e))
+}
+
+/// `apply` from the SELECT clause on: the checks that need the base table.
+fn build_view(
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+    base: &Table,
+    view_name: &str,
+) -> Result<Table, SchemaError> {
+    let selected = selected_columns(cx, s, base)?;
+    if let Some(c) = selected.iter().find(|c| c.is_static()) {
+        return Err(cx.err(
+            SchemaErrorKind::ViewStaticColumn {
+                column: c.name.clone(),
+                view: view_name.to_string(),
+            },
+            selection_span(&s.selection),
+        ));
+    }
+    let pk = &s.primary_key;
+    if pk.partition_key.is_empty() {
+        return Err(cx.err(
+            SchemaErrorKind::ViewNoPartitionKey(view_name.to_string()),
+            pk.span,
+        ));
+    }
+    let key: Vec<&Ident> = pk.partition_key.iter().chain(&pk.clustering).collect();
+    for (i, ident) in key.iter().enumerate() {
+        check_key_column(cx, base, &selected, &key[..i], ident, view_name)?;
+    }
+    let order: Vec<(&Ident, Order)> = s
+        .options
+        .clustering_order
+        .iter()
+        .map(|c| (&c.column, c.order))
+        .collect();
+    let order_matches = order.len() == pk.clustering.len()
+        && order
+            .iter()
+            .zip(&pk.clustering)
+            .all(|((o, _), c)| o.value == c.value);
+    if !order.is_empty() && !order_matches {
+        return Err(cx.err(SchemaErrorKind::ViewClusteringOrder, pk.span));
+    }
+    let in_key = |name: &str| key.iter().any(|k| k.value == name);
+    let missing: Vec<String> = base
+        .columns
+        .iter()
+        .filter(|c| c.is_primary_key() && !in_key(&c.name))
+        .map(|c| c.name.clone())
+        .collect();
+    if !missing.is_empty() {
+        return Err(cx.err(
+            SchemaErrorKind::ViewMissingBaseKey {
+                view: view_name.to_string(),
+                columns: missing,
+                base: base.name.clone(),
+            },
+            pk.span,
+        ));
+    }
+    // Divergence: Cassandra lists these from a HashSet; cqlmodel keeps the view's key order.
+    let regular_in_key: Vec<String> = key
+        .iter()
+        .filter(|k| base.column(&k.value).is_some_and(|c| !c.is_primary_key()))
+        .map(|k| k.value.clone())
+        .collect();
+    if regular_in_key.len() > 1 {
+        return Err(cx.err(
+            SchemaErrorKind::ViewTooManyNonKeyColumns(regular_in_key),
+            pk.span,
+        ));
+    }
+    check_where(cx, s, base, &key)?;
+
+    let properties = &s.options.properties;
+    props::check_known(properties, TABLE_PROPERTIES).map_err(|e| cx.lift(e))?;
+    let params = table_params::build(properties).map_err(|e| cx.lift(e))?;
+    table_params::validate(&params).map_err(|e| cx.lift(e))?;
+    if params.default_time_to_live != 0 {
+        return Err(cx.err(SchemaErrorKind::ViewTtl, s.name.span));
+    }
+    if !is_valid_name(view_name) {
+        return Err(cx.err(
+            SchemaErrorKind::InvalidTableName {
+                keyspace: base.keyspace.clone(),
+                table: view_name.to_string(),
+            },
+            s.name.span,
+        ));
+    }
+
+    let mut columns = Vec::new();
+    let origin = |ident: &Ident| Origin {
+        file: cx.file,
+        span: ident.span,
+    };
+    for (i, ident) in pk.partition_key.iter().enumerate() {
+        if let Some(c) = base.column(&ident.value) {
+            columns.push(Column {
+                kind: ColumnKind::PartitionKey(i),
+                origin: origin(ident),
+                ..c.clone()
+            });
+        }
+    }
+    for (i, ident) in pk.clustering.iter().enumerate() {
+        let ord = order
+            .iter()
+            .find(|(o, _)| o.value == ident.value)
+            .map_or(Order::Asc, |(_, o)| *o);
+        if let Some(c) = base.column(&ident.value) {
+            columns.push(Column {
+                kind: ColumnKind::Clustering(i, ord),
+                origin: origin(ident),
+                ..c.clone()
+            });
+        }
+    }
+    for c in &base.columns {
+        if selected.iter().any(|s| s.name == c.name) && !in_key(&c.name) {
+            columns.push(Column {
+                kind: ColumnKind::Regular,
+                ..c.clone()
+            });
+        }
+    }
+    Ok(Table {
+        keyspace: base.keyspace.clone(),
+        name: view_name.to_string(),
+        columns,
+        options: table_params::to_model(&params, properties, false),
+        indexes: Vec::new(),
+        view: Some(ViewInfo {
+            base_table: base.name.clone(),
+            include_all_columns: matches!(s.selection, Selection::Wildcard(_)),
+        }),
+        views: Vec::new(),
+        origin: cx.origin,
+    })
+}
+
+/// The SELECT clause: MV-7, MV-8, then each column must exist in the base table.
+fn selected_columns<'t>(
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+    base: &'t Table,
+) -> Result<Vec<&'t Column>, SchemaError> {
+    let selectors = match &s.selection {
+        Selection::Wildcard(_) => return Ok(base.columns.iter().collect()),
+        Selection::Selectors(sels) => sels,
+    };
+    let mut out = Vec::with_capacity(selectors.len());
+    for sel in selectors {
+        if let Some(alias) = &sel.alias {
+            // Divergence: Cassandra prints the raw selector object here; cqlmodel prints the alias.
+            return Err(cx.err(SchemaErrorKind::ViewAlias(alias.value.clone()), sel.span));
+        }
+        let SelectorKind::Column(name) = &sel.kind else {
+            return Err(cx.err(
+                SchemaErrorKind::ViewSelectorNotColumn(sel.to_string()),
+                sel.span,
+            ));
+        };
+        let Some(column) = base.column(&name.value) else {
+            return Err(cx.err(
+                SchemaErrorKind::UnknownColumn {
+                    column: maybe_quote(&name.value),
+                    table: table_display(&base.keyspace, &base.name),
+                },
+                name.span,
+            ));
+        };
+        out.push(column);
+    }
+    Ok(out)
+}
+
+/// MV-PK1, MV-PK2, MV-9 … MV-12 for one column of the view's PRIMARY KEY.
+fn check_key_column(
+    cx: &Context<'_>,
+    base: &Table,
+    selected: &[&Column],
+    before: &[&Ident],
+    ident: &Ident,
+    view: &str,
+) -> Result<(), SchemaError> {
+    let name = &ident.value;
+    let err = |kind| Err(cx.err(kind, ident.span));
+    let Some(column) = base
+        .column(name)
+        .filter(|c| selected.iter().any(|s| s.name == c.name))
+    else {
+        return err(SchemaErrorKind::ViewUnknownKeyColumn {
+            column: name.clone(),
+            view: view.to_string(),
+        });
+    };
+    if before.iter().any(|b| b.value == *name) {
+        return err(SchemaErrorKind::ViewDuplicateKeyColumn {
+            column: name.clone(),
+            view: view.to_string(),
+        });
+    }
+    let ty = &column.ty;
+    if ty.is_multi_cell() {
+        let marshal = ty.marshal_class();
+        return err(if ty.is_collection() {
+            SchemaErrorKind::ViewNonFrozenCollectionKey {
+                ty: marshal,
+                column: name.clone(),
+            }
+        } else {
+            SchemaErrorKind::ViewNonFrozenUdtKey {
+                ty: marshal,
+                column: name.clone(),
+            }
+        });
+    }
+    if ty.is_counter() {
+        return err(SchemaErrorKind::CounterInPrimaryKey(name.clone()));
+    }
+    if ty.references_duration() {
+        return err(SchemaErrorKind::DurationInPrimaryKey(name.clone()));
+    }
     Ok(())
 }
 
-pub(super) fn alter(schema: &mut Schema, cx: &Context<'_>, s: &AlterMaterializedView) -> StepResult {
+/// The WHERE clause: MV-16, the restrictions of a SELECT, MV-18, MV-19.
+fn check_where(
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+    base: &Table,
+    key: &[&Ident],
+) -> Result<(), SchemaError> {
+    if let Some(r) = s
+        .where_clause
+        .iter()
+        .find(|r| matches!(r.kind, RelationKind::Token { .. }))
+    {
+        return Err(cx.err(SchemaErrorKind::ViewTokenRelation, r.span));
+    }
+    if let Err(QueryError { message, span }) = check_view_restrictions(base, &s.where_clause) {
+        return Err(cx.err(SchemaErrorKind::ViewRestriction(message), span));
+    }
+    let restricted = |name: &str| {
+        s.where_clause
+            .iter()
+            .any(|r| relation_columns(r).contains(&name))
+    };
+    // Divergence: Cassandra lists these from a HashSet; cqlmodel keeps the view's key order.
+    let unrestricted: Vec<String> = key
+        .iter()
+        .filter(|k| !restricted(&k.value))
+        .map(|k| k.value.clone())
+        .collect();
+    if !unrestricted.is_empty() {
+        return Err(cx.err(
+            SchemaErrorKind::ViewUnrestrictedKey(unrestricted),
+            s.primary_key.span,
+        ));
+    }
+    let mut illegal: Vec<String> = Vec::new();
+    for r in &s.where_clause {
+        if matches!(r.kind, RelationKind::IsNotNull { .. }) {
+            continue;
+        }
+        for name in relation_columns(r) {
+            let non_key = base.column(name).is_some_and(|c| !c.is_primary_key());
+            if non_key && !illegal.iter().any(|n| n == name) {
+                illegal.push(name.to_string());
+            }
+        }
+    }
+    if !illegal.is_empty() {
+        return Err(cx.err(
+            SchemaErrorKind::ViewIllegalRestriction(illegal),
+            cx.origin.span,
+        ));
+    }
+    Ok(())
+}
+
+fn selection_span(selection: &Selection) -> cqlmodel_cql::ast::Span {
+    match selection {
+        Selection::Wildcard(span) => *span,
+        Selection::Selectors(sels) => sels.first().map(|s| s.span).unwrap_or_default(),
+    }
+}
+
+fn relation_columns(r: &Relation) -> Vec<&str> {
+    match &r.kind {
+        RelationKind::Column { column, .. }
+        | RelationKind::ColumnIn { column, .. }
+        | RelationKind::MapEntry { column, .. }
+        | RelationKind::IsNotNull { column } => vec![column.value.as_str()],
+        RelationKind::MultiColumn { columns, .. }
+        | RelationKind::MultiColumnIn { columns, .. }
+        | RelationKind::Token { columns, .. } => columns.iter().map(|c| c.value.as_str()).collect(),
+    }
+}
+
+fn has_bind_marker(r: &Relation) -> bool {
+    fn term(t: &Term) -> bool {
+        match &t.kind {
+            TermKind::BindMarker(_) => true,
+            TermKind::Literal(_) => false,
+            TermKind::List(items) | TermKind::Set(items) | TermKind::Tuple(items) => {
+                items.iter().any(term)
+            }
+            TermKind::Map(entries) => entries.iter().any(|(k, v)| term(k) || term(v)),
+            TermKind::Udt(fields) => fields.iter().any(|(_, v)| term(v)),
+            TermKind::FunctionCall { args, .. } => args.iter().any(term),
+            TermKind::TypeHint { term: t, .. } | TermKind::Negate(t) => term(t),
+            TermKind::Binary { left, right, .. } => term(left) || term(right),
+        }
+    }
+    let values = |v: &InValues| match v {
+        InValues::List(items) => items.iter().any(term),
+        InValues::Marker(_) => true,
+    };
+    match &r.kind {
+        RelationKind::Column { value, .. }
+        | RelationKind::MultiColumn { value, .. }
+        | RelationKind::Token { value, .. } => term(value),
+        RelationKind::MapEntry { key, value, .. } => term(key) || term(value),
+        RelationKind::ColumnIn { values: v, .. }
+        | RelationKind::MultiColumnIn { values: v, .. } => values(v),
+        RelationKind::IsNotNull { .. } => false,
+    }
+}
+
+pub(super) fn alter(
+    schema: &mut Schema,
+    cx: &Context<'_>,
+    s: &AlterMaterializedView,
+) -> StepResult {
+    props::check_duplicates(&s.options.properties).map_err(|e| cx.lift(e))?;
     let ks_name = cx.keyspace_of(&s.name)?;
-    let options = table_options(cx, &s.options)?;
-    match schema
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
+    let Some(view) = schema
         .keyspaces
         .get_mut(&ks_name)
         .and_then(|k| k.tables.get_mut(&s.name.name.value))
         .filter(|t| t.is_view())
-    {
-        Some(view) => {
-            view.options.raw.extend(options.raw);
-            if options.default_time_to_live.is_some() {
-                return Err(cx.err(
-                    SchemaErrorKind::InvalidView(
-                        "Cannot set or alter default_time_to_live for a materialized view. Data in a materialized view always expire at the same time than the corresponding data in the parent table.".into(),
-                    ),
-                    s.name.span,
-                ));
-            }
-            if options.compaction.is_some() {
-                view.options.compaction = options.compaction;
-            }
-            if options.gc_grace_seconds.is_some() {
-                view.options.gc_grace_seconds = options.gc_grace_seconds;
-            }
-            Ok(())
+    else {
+        if s.if_exists {
+            return Ok(());
         }
-        None if s.if_exists => Ok(()),
-        None => Err(cx.err(
-            SchemaErrorKind::InvalidView(format!(
-                "Materialized view '{}.{}' doesn't exist",
-                ks_name, s.name.name.value
-            )),
+        return Err(cx.err(
+            SchemaErrorKind::UnknownView {
+                keyspace: ks_name,
+                name: s.name.name.value.clone(),
+            },
             s.name.span,
-        )),
+        ));
+    };
+    let properties = &s.options.properties;
+    props::check_known(properties, TABLE_PROPERTIES).map_err(|e| cx.lift(e))?;
+    let merged = table_params::merge(&view.options, properties);
+    let params = table_params::build(&merged).map_err(|e| cx.lift(e))?;
+    table_params::validate(&params).map_err(|e| cx.lift(e))?;
+    if props::find(properties, "default_time_to_live").is_some() && params.default_time_to_live > 0
+    {
+        return Err(cx.err(SchemaErrorKind::AlterViewTtl, s.name.span));
     }
+    view.options = table_params::to_model(&params, &merged, false);
+    Ok(())
 }
 
 pub(super) fn drop(schema: &mut Schema, cx: &Context<'_>, s: &DropObject) -> StepResult {
     let ks_name = cx.keyspace_of(&s.name)?;
+    cx.check_keyspace_name(&ks_name, s.name.span)?;
     let name = &s.name.name.value;
-    let Some(ks) = schema.keyspaces.get_mut(&ks_name) else {
-        if s.if_exists {
-            return Ok(());
-        }
-        return Err(cx.err(SchemaErrorKind::UnknownKeyspace(ks_name), s.name.span));
-    };
-    match ks.tables.get(name).and_then(|t| t.view.clone()) {
-        Some(info) => {
+    let info = schema
+        .keyspaces
+        .get(&ks_name)
+        .and_then(|ks| ks.tables.get(name))
+        .and_then(|t| t.view.clone());
+    match (schema.keyspaces.get_mut(&ks_name), info) {
+        (Some(ks), Some(info)) => {
             ks.tables.remove(name);
             if let Some(base) = ks.tables.get_mut(&info.base_table) {
                 base.views.retain(|v| v != name);
             }
             Ok(())
         }
-        None if s.if_exists => Ok(()),
-        None => Err(cx.err(
-            SchemaErrorKind::InvalidView(format!("Materialized view '{ks_name}.{name}' doesn't exist")),
+        _ if s.if_exists => Ok(()),
+        _ => Err(cx.err(
+            SchemaErrorKind::UnknownView {
+                keyspace: ks_name,
+                name: name.clone(),
+            },
             s.name.span,
         )),
     }

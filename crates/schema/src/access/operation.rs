@@ -1,0 +1,254 @@
+//! The SET and DELETE operations of UPDATE / DELETE (`Operation.RawUpdate` and
+//! `Operation.RawDeletion` of Cassandra 5.0): which operation applies to which
+//! column type, in the order `prepare` checks it, and the parser's refusal of
+//! incompatible operations on one column (UPD-4).
+
+use cqlmodel_cql::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Term};
+
+use super::QueryError;
+use super::value::check_assignable;
+use crate::model::Column;
+use crate::types::{CqlType, NativeType};
+
+/// The kind of a raw update, for `isCompatibleWith`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum UpdateKind<'a> {
+    SetValue,
+    SetElement,
+    SetField(&'a str),
+    Other,
+}
+
+fn update_kind(a: &Assignment) -> (&str, UpdateKind<'_>) {
+    match &a.kind {
+        AssignmentKind::Set { target, .. } => match target {
+            ColumnRef::Column(c) => (&c.value, UpdateKind::SetValue),
+            ColumnRef::Element(c, _) => (&c.value, UpdateKind::SetElement),
+            ColumnRef::Field(c, f) => (&c.value, UpdateKind::SetField(&f.value)),
+        },
+        AssignmentKind::SelfOp { column, .. } | AssignmentKind::Prepend { column, .. } => {
+            (&column.value, UpdateKind::Other)
+        }
+    }
+}
+
+/// UPD-4, raised by the parser (`addRawUpdate`): an assignment that is not
+/// compatible with an earlier one on the same column.
+pub(crate) fn check_compatible(assignments: &[Assignment]) -> Result<(), QueryError> {
+    for (i, a) in assignments.iter().enumerate() {
+        let (column, kind) = update_kind(a);
+        for earlier in assignments.iter().take(i) {
+            let (c, earlier_kind) = update_kind(earlier);
+            if c != column {
+                continue;
+            }
+            let compatible = match (earlier_kind, kind) {
+                (UpdateKind::SetValue, _) | (_, UpdateKind::SetValue) => false,
+                (UpdateKind::SetField(f), UpdateKind::SetField(g)) => f != g,
+                _ => true,
+            };
+            if !compatible {
+                return Err(QueryError {
+                    message: format!("Multiple incompatible setting of column {column}"),
+                    span: a.span,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Operation.RawUpdate.prepare` for one SET assignment on `col`.
+pub(crate) fn prepare_update(col: &Column, a: &Assignment) -> Result<(), QueryError> {
+    let err = |message: String| QueryError {
+        message,
+        span: a.span,
+    };
+    let name = &col.name;
+    let ty = &col.ty;
+    let value_err = |m: String| err(m);
+    match &a.kind {
+        AssignmentKind::Set {
+            target: ColumnRef::Column(_),
+            value,
+        } => {
+            check_assignable(name, ty, value).map_err(value_err)?;
+            if ty.is_counter() {
+                return Err(err(format!(
+                    "Cannot set the value of counter column {name} (counters can only be incremented/decremented, not set)"
+                )));
+            }
+        }
+        AssignmentKind::Set {
+            target: ColumnRef::Element(_, selector),
+            value,
+        } => {
+            let echo = || format!("{name}[{selector}] = {value}");
+            if !ty.is_collection() {
+                return Err(err(format!(
+                    "Invalid operation ({}) for non collection column {name}",
+                    echo()
+                )));
+            }
+            if !ty.is_multi_cell() {
+                return Err(err(format!(
+                    "Invalid operation ({}) for frozen collection column {name}",
+                    echo()
+                )));
+            }
+            match ty {
+                CqlType::List { element, .. } => {
+                    check_assignable(
+                        &format!("idx({name})"),
+                        &CqlType::Native(NativeType::Int),
+                        selector,
+                    )
+                    .map_err(value_err)?;
+                    check_assignable(&format!("value({name})"), element, value)
+                        .map_err(value_err)?;
+                }
+                CqlType::Map { key, value: v, .. } => {
+                    check_assignable(&format!("key({name})"), key, selector).map_err(value_err)?;
+                    check_assignable(&format!("value({name})"), v, value).map_err(value_err)?;
+                }
+                _ => {
+                    return Err(err(format!(
+                        "Invalid operation ({}) for set column {name}",
+                        echo()
+                    )));
+                }
+            }
+        }
+        AssignmentKind::Set {
+            target: ColumnRef::Field(_, field),
+            value,
+        } => {
+            let echo = || format!("{name}.{} = {value}", field.value);
+            let CqlType::Udt { def, frozen } = ty else {
+                return Err(err(format!(
+                    "Invalid operation ({}) for non-UDT column {name}",
+                    echo()
+                )));
+            };
+            if *frozen {
+                return Err(err(format!(
+                    "Invalid operation ({}) for frozen UDT column {name}",
+                    echo()
+                )));
+            }
+            let Some((_, field_ty)) = def.fields.iter().find(|(f, _)| *f == field.value) else {
+                return Err(err(format!(
+                    "UDT column {name} does not have a field named {}",
+                    field.value
+                )));
+            };
+            check_assignable(&format!("{name}.{}", field.value), field_ty, value)
+                .map_err(value_err)?;
+        }
+        AssignmentKind::SelfOp { op, value, .. } => self_op(col, *op, value).map_err(err)?,
+        AssignmentKind::Prepend { value, .. } => {
+            check_assignable(name, ty, value).map_err(value_err)?;
+            let echo = format!("{name} = {value} - {name}");
+            if !matches!(ty, CqlType::List { .. }) {
+                return Err(err(format!(
+                    "Invalid operation ({echo}) for non list column {name}"
+                )));
+            }
+            if !ty.is_multi_cell() {
+                return Err(err(format!(
+                    "Invalid operation ({echo}) for frozen list column {name}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Operation.Addition` / `Operation.Substraction` (5.0: only counters and
+/// collections; trunk also accepts numbers and text under IF).
+fn self_op(col: &Column, op: AssignOp, value: &Term) -> Result<(), String> {
+    let name = &col.name;
+    let ty = &col.ty;
+    let sign = if op == AssignOp::Add { "+" } else { "-" };
+    let echo = format!("{name} = {name} {sign} {value}");
+    if !ty.is_collection() {
+        if !ty.is_counter() {
+            return Err(format!(
+                "Invalid operation ({echo}) for non counter column {name}"
+            ));
+        }
+        return check_assignable(name, ty, value);
+    }
+    if !ty.is_multi_cell() {
+        return Err(format!(
+            "Invalid operation ({echo}) for frozen collection column {name}"
+        ));
+    }
+    match (ty, op) {
+        (CqlType::Map { .. }, AssignOp::Add) => check_assignable(name, ty, value)
+            .map_err(|_| format!("Value for a map addition has to be a map, but was: '{value}'")),
+        (CqlType::Map { key, .. }, AssignOp::Sub) => {
+            // The value of a map subtraction is a set of keys.
+            let keys = CqlType::Set {
+                element: key.clone(),
+                frozen: false,
+            };
+            check_assignable(name, &keys, value).map_err(|_| {
+                format!("Value for a map substraction has to be a set, but was: '{value}'")
+            })
+        }
+        _ => check_assignable(name, ty, value),
+    }
+}
+
+/// `Operation.RawDeletion.prepare` for one deleted target on `col`.
+pub(crate) fn prepare_deletion(col: &Column, target: &ColumnRef) -> Result<(), String> {
+    let name = &col.name;
+    let ty = &col.ty;
+    match target {
+        ColumnRef::Column(_) => Ok(()),
+        ColumnRef::Element(_, element) => {
+            if !ty.is_collection() {
+                return Err(format!(
+                    "Invalid deletion operation for non collection column {name}"
+                ));
+            }
+            if !ty.is_multi_cell() {
+                return Err(format!(
+                    "Invalid deletion operation for frozen collection column {name}"
+                ));
+            }
+            match ty {
+                CqlType::List { .. } => check_assignable(
+                    &format!("idx({name})"),
+                    &CqlType::Native(NativeType::Int),
+                    element,
+                ),
+                CqlType::Set { element: e, .. } => {
+                    check_assignable(&format!("value({name})"), e, element)
+                }
+                CqlType::Map { key, .. } => check_assignable(&format!("key({name})"), key, element),
+                _ => Ok(()),
+            }
+        }
+        ColumnRef::Field(_, field) => {
+            let CqlType::Udt { def, frozen } = ty else {
+                return Err(format!(
+                    "Invalid field deletion operation for non-UDT column {name}"
+                ));
+            };
+            if *frozen {
+                return Err(format!(
+                    "Frozen UDT column {name} does not support field deletions"
+                ));
+            }
+            if !def.fields.iter().any(|(f, _)| *f == field.value) {
+                return Err(format!(
+                    "UDT column {name} does not have a field named {}",
+                    field.value
+                ));
+            }
+            Ok(())
+        }
+    }
+}
