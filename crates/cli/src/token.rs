@@ -290,7 +290,7 @@ fn decode_hex(
         .strip_prefix(b"0x")
         .or_else(|| text.strip_prefix(b"0X"))
         .unwrap_or(text);
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err(StreamError::OddLength { line, component });
     }
     out.reserve(text.len() / 2);
