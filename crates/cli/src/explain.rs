@@ -8,9 +8,9 @@ use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessKind, AccessPath, analyze};
 use serde::Serialize;
 
-use crate::annotations::annotations_for;
 use crate::input::{InputError, add_source, read_source};
 use crate::schema_load::{load_schema, parse_diagnostics};
+use cqlmodel_review::annotations::annotations_for;
 
 /// Where the statements to explain come from.
 pub enum Queries {

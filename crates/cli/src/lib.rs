@@ -1,8 +1,10 @@
 //! The `cqlmodel` command line: argument handling lives in `main.rs`; each
 //! command's work lives here so that tests and benchmarks can call it directly.
 
-pub mod annotations;
 pub mod explain;
 pub mod input;
+pub mod review_cmd;
+pub mod ring_cmd;
 pub mod schema_load;
+pub mod size;
 pub mod token;

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{hex_stream, typed_token};
-use cqlmodel_diagnostics::{Diagnostic, render_human, render_json};
+use cqlmodel_diagnostics::{Diagnostic, Severity, render_human, render_json};
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +33,8 @@ struct Cli {
 enum Format {
     Text,
     Json,
+    /// SARIF 2.1.0 (review only), for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -39,6 +42,13 @@ enum Color {
     Auto,
     Always,
     Never,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FailOn {
+    Info,
+    Warning,
+    Error,
 }
 
 #[derive(Subcommand)]
@@ -58,6 +68,46 @@ enum Command {
         /// only keyspace, or the last `USE`).
         #[arg(long)]
         keyspace: Option<String>,
+    },
+    /// Partition sizes per table from workload statistics: rows, bytes, growth, bucketing.
+    Size {
+        /// Schema files or directories of `*.cql`.
+        #[arg(required = true)]
+        schema: Vec<PathBuf>,
+        /// The statistics file (TOML; see docs/stats.md).
+        #[arg(long)]
+        stats: PathBuf,
+        /// Only this table (`ks.t`, or `t` when unambiguous).
+        #[arg(long)]
+        table: Option<String>,
+    },
+    /// Token ownership per node, and a table's data and request shares from its statistics.
+    Ring(cqlmodel_cli::ring_cmd::RingArgs),
+    /// The schema review: every table and query against the anti-pattern checklist.
+    Review {
+        /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
+        #[arg(required = true)]
+        schema: Vec<PathBuf>,
+        /// The application's statements, annotated (`-- @name q @rate 200/s @cl LOCAL_QUORUM`).
+        #[arg(long)]
+        queries: Option<PathBuf>,
+        /// Workload statistics (TOML; see docs/stats.md): sizes, cardinalities, growth.
+        #[arg(long)]
+        stats: Option<PathBuf>,
+        /// Rule levels and thresholds (default: ./cqlmodel.toml when present).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The session keyspace for unqualified table names in the queries.
+        #[arg(long)]
+        keyspace: Option<String>,
+        /// Exit 1 when a finding is at or above this severity.
+        #[arg(long, value_enum, default_value_t = FailOn::Error)]
+        fail_on: FailOn,
+    },
+    /// List the review rules, or print one rule's documentation.
+    Rules {
+        /// A rule name or code.
+        name: Option<String>,
     },
     /// The Murmur3 token of a partition key.
     Token {
@@ -80,6 +130,9 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
+    if cli.format == Format::Sarif && !matches!(cli.command, Command::Review { .. }) {
+        return ExitCode::from(usage("--format sarif is only for `review`"));
+    }
     let code = match cli.command {
         Command::Explain {
             schema,
@@ -94,6 +147,57 @@ fn main() -> ExitCode {
             };
             run_explain(&schema, &queries, keyspace.as_deref(), cli.format, color)
         }
+        Command::Review {
+            schema,
+            queries,
+            stats,
+            config,
+            keyspace,
+            fail_on,
+        } => {
+            let args = review_cmd::ReviewArgs {
+                schema,
+                queries,
+                stats,
+                config,
+                keyspace,
+                fail_on: match fail_on {
+                    FailOn::Info => Severity::Info,
+                    FailOn::Warning => Severity::Warning,
+                    FailOn::Error => Severity::Error,
+                },
+                format: match cli.format {
+                    Format::Text => review_cmd::ReviewFormat::Text,
+                    Format::Json => review_cmd::ReviewFormat::Json,
+                    Format::Sarif => review_cmd::ReviewFormat::Sarif,
+                },
+                color,
+            };
+            emit(review_cmd::run(&args))
+        }
+        Command::Rules { name } => emit(review_cmd::rules(name.as_deref())),
+        Command::Size {
+            schema,
+            stats,
+            table,
+        } => {
+            let (out, err, code) = cqlmodel_cli::size::run(
+                &schema,
+                &stats,
+                table.as_deref(),
+                cli.format == Format::Json,
+                color,
+            );
+            print!("{out}");
+            eprint!("{err}");
+            code
+        }
+        Command::Ring(args) => {
+            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, cli.format == Format::Json);
+            print!("{out}");
+            eprint!("{err}");
+            code
+        }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(dash), _) if dash == "-" => run_hex_stream(),
             (Some(other), _) => usage(&format!(
@@ -104,6 +208,12 @@ fn main() -> ExitCode {
         },
     };
     ExitCode::from(code)
+}
+
+fn emit(out: review_cmd::Output) -> u8 {
+    print!("{}", out.stdout);
+    eprint!("{}", out.stderr);
+    out.code
 }
 
 fn usage(message: &str) -> u8 {
@@ -127,7 +237,7 @@ fn run_explain(
     };
     let code = u8::try_from(report.exit_code()).unwrap_or(2);
     match format {
-        Format::Json => {
+        Format::Json | Format::Sarif => {
             let rows: Vec<_> = report
                 .explained
                 .iter()
@@ -193,7 +303,7 @@ fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
     match typed_token(types, values) {
         Ok(t) => {
             match format {
-                Format::Json => print_json(&t),
+                Format::Json | Format::Sarif => print_json(&t),
                 Format::Text => println!("{}", t.token),
             }
             0
@@ -219,7 +329,7 @@ fn run_hex_stream() -> u8 {
 
 fn report_input_error(message: &str, format: Format) {
     match format {
-        Format::Json => {
+        Format::Json | Format::Sarif => {
             let d = Diagnostic::error("input", message);
             let sources = cqlmodel_diagnostics::SourceMap::new();
             print_json(&serde_json::json!({ "errors": render_json(&[d], &sources) }));

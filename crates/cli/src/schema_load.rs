@@ -4,18 +4,45 @@
 use std::path::PathBuf;
 
 use cqlmodel_cql::ParseError;
+use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
+use cqlmodel_review::{Suppression, suppressions};
 use cqlmodel_schema::{Schema, SchemaBuilder, Settings};
 
 use crate::input::{InputError, read_source};
 
 pub struct LoadedSchema {
     pub schema: Schema,
-    /// Parse errors and statements Cassandra would reject.
+    /// Parse errors and statements Cassandra would reject (errors); skipped cqlsh
+    /// commands and Cassandra's warnings (info, warning).
     pub diagnostics: Vec<Diagnostic>,
     /// The keyspace of the last `USE` in the schema files.
     pub current_keyspace: Option<String>,
+    /// `-- cqlmodel: allow(...)` comments in the schema files.
+    pub suppressions: Vec<Suppression>,
 }
+
+/// cqlsh shell commands that appear in schema files (scripts, DESCRIBE output
+/// captured with its prompt) but are not CQL: they are skipped with an info.
+const CQLSH_COMMANDS: &[&str] = &[
+    "capture",
+    "clear",
+    "cls",
+    "consistency",
+    "copy",
+    "desc",
+    "describe",
+    "exit",
+    "expand",
+    "help",
+    "login",
+    "paging",
+    "quit",
+    "serial",
+    "show",
+    "source",
+    "tracing",
+];
 
 /// Reads schema files (a directory contributes its `*.cql` files in name order).
 pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedSchema, InputError> {
@@ -29,6 +56,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     };
     let mut builder = SchemaBuilder::with_settings(settings);
     let mut diagnostics = Vec::new();
+    let mut all_suppressions = Vec::new();
     for path in expand(paths)? {
         let file = read_source(&path, sources)?;
         let text = sources
@@ -36,7 +64,9 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
             .map(|f| f.text.clone())
             .unwrap_or_default();
         let parsed = cqlmodel_cql::parse(&text);
-        diagnostics.extend(parse_diagnostics(&parsed.errors, file));
+        diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text));
+        let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
+        all_suppressions.extend(suppressions(file, &parsed.comments, &spans));
         builder.add_statements(file, &parsed.statements);
     }
     let current_keyspace = builder.current_keyspace().map(str::to_string);
@@ -59,6 +89,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
         schema: build.schema,
         diagnostics,
         current_keyspace,
+        suppressions: all_suppressions,
     })
 }
 
@@ -83,6 +114,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     Ok(out)
 }
 
+/// Syntax errors as diagnostics.
 pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> {
     errors
         .iter()
@@ -92,4 +124,53 @@ pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> 
                 .with_primary(e.span.range(), "here")
         })
         .collect()
+}
+
+/// Syntax errors as diagnostics, except cqlsh commands, which are skipped with an info.
+fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<Diagnostic> {
+    errors
+        .iter()
+        .map(|e| match cqlsh_command_at(text, e.span.start as usize) {
+            Some(cmd) => Diagnostic::info(
+                "cqlsh-command",
+                format!("`{cmd}` is a cqlsh command, not CQL: skipped"),
+            )
+            .with_file(file)
+            .with_primary(e.span.range(), "skipped"),
+            None => Diagnostic::error("syntax", e.to_string())
+                .with_file(file)
+                .with_primary(e.span.range(), "here"),
+        })
+        .collect()
+}
+
+/// The cqlsh command that starts the statement containing `offset`, if any.
+fn cqlsh_command_at(text: &str, offset: usize) -> Option<String> {
+    let before = text.get(..offset.min(text.len()))?;
+    let start = before.rfind(';').map_or(0, |p| p + 1);
+    let statement = text.get(start..)?;
+    let first = statement
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("--") && !l.starts_with("//"))?
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()?
+        .to_ascii_lowercase();
+    CQLSH_COMMANDS.contains(&first.as_str()).then_some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cqlsh_command_at;
+
+    #[test]
+    fn finds_the_command_of_the_failing_statement() {
+        let text =
+            "CREATE TABLE t (k int PRIMARY KEY);\n-- load\nCOPY ks.t FROM 'x.csv';\nEXPAND ON;";
+        let copy = text.find("FROM").unwrap_or(0);
+        assert_eq!(cqlsh_command_at(text, copy).as_deref(), Some("copy"));
+        let expand = text.find("ON;").unwrap_or(0);
+        assert_eq!(cqlsh_command_at(text, expand).as_deref(), Some("expand"));
+        assert_eq!(cqlsh_command_at(text, 5), None);
+    }
 }

@@ -1,0 +1,338 @@
+//! `cqlmodel review` and `cqlmodel rules`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use cqlmodel_diagnostics::{
+    Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
+};
+use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, review, rule_page};
+use serde_json::Value;
+
+use crate::input::read_source;
+use crate::schema_load::{load_schema, parse_diagnostics};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+pub struct ReviewArgs {
+    pub schema: Vec<PathBuf>,
+    pub queries: Option<PathBuf>,
+    pub stats: Option<PathBuf>,
+    pub config: Option<PathBuf>,
+    pub keyspace: Option<String>,
+    pub fail_on: Severity,
+    pub format: ReviewFormat,
+    pub color: bool,
+}
+
+/// The outcome: what to print on stdout and stderr, and the exit code.
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+pub fn run(args: &ReviewArgs) -> Output {
+    let mut sources = SourceMap::new();
+    let mut input_problems: Vec<Diagnostic> = Vec::new();
+    let known: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+
+    let config = match config_path(args.config.as_deref()) {
+        None => Config::default(),
+        Some(path) => match read_source(&path, &mut sources) {
+            Ok(file) => {
+                let text = sources
+                    .get(file)
+                    .map(|f| f.text.clone())
+                    .unwrap_or_default();
+                match Config::parse(&text, &known) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let mut d = Diagnostic::error("config", e.message.clone()).with_file(file);
+                        if let Some(span) = e.span {
+                            d = d.with_primary(span, "here");
+                        }
+                        return input_error(&[d], &sources, args);
+                    }
+                }
+            }
+            Err(e) => return plain_error(&e.to_string(), args),
+        },
+    };
+
+    let loaded = match load_schema(&args.schema, &mut sources) {
+        Ok(l) => l,
+        Err(e) => return plain_error(&e.to_string(), args),
+    };
+    input_problems.extend(loaded.diagnostics.iter().cloned());
+    let mut suppressions = loaded.suppressions.clone();
+
+    let keyspace = args
+        .keyspace
+        .clone()
+        .or_else(|| loaded.current_keyspace.clone())
+        .or_else(|| {
+            let mut names = loaded.schema.keyspaces.keys();
+            match (names.next(), names.next()) {
+                (Some(only), None) => Some(only.clone()),
+                _ => None,
+            }
+        });
+    let mut queries = Vec::new();
+    if let Some(path) = &args.queries {
+        let file = match read_source(path, &mut sources) {
+            Ok(f) => f,
+            Err(e) => return plain_error(&e.to_string(), args),
+        };
+        let text = sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let parsed = cqlmodel_cql::parse(&text);
+        input_problems.extend(parse_diagnostics(&parsed.errors, file));
+        let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
+        suppressions.extend(cqlmodel_review::suppressions(
+            file,
+            &parsed.comments,
+            &spans,
+        ));
+        let (q, diags) = load_queries(&loaded.schema, file, &parsed, keyspace.as_deref(), 1);
+        queries = q;
+        input_problems.extend(diags);
+    }
+
+    let stats = match &args.stats {
+        None => None,
+        Some(path) => {
+            let file = match read_source(path, &mut sources) {
+                Ok(f) => f,
+                Err(e) => return plain_error(&e.to_string(), args),
+            };
+            let text = sources
+                .get(file)
+                .map(|f| f.text.clone())
+                .unwrap_or_default();
+            match cqlmodel_stats::load_stats(&text, &loaded.schema) {
+                Ok(s) => Some(s),
+                Err(errors) => {
+                    let diags: Vec<Diagnostic> = errors
+                        .iter()
+                        .map(|e| {
+                            Diagnostic::error("stats", e.to_string())
+                                .with_file(file)
+                                .with_primary(e.span.clone(), e.label())
+                        })
+                        .collect();
+                    return input_error(&diags, &sources, args);
+                }
+            }
+        }
+    };
+    let input = ReviewInput {
+        schema: &loaded.schema,
+        queries: &queries,
+        sources: &sources,
+        suppressions: &suppressions,
+        has_queries: args.queries.is_some(),
+        stats: stats.as_ref(),
+    };
+    let findings = review(&input, &config);
+
+    let has_input_error = input_problems.iter().any(|d| d.severity == Severity::Error);
+    let code = if has_input_error {
+        2
+    } else if findings.iter().any(|d| d.severity >= args.fail_on) {
+        1
+    } else {
+        0
+    };
+    let (stdout, stderr) = match args.format {
+        ReviewFormat::Text => (
+            render_text(&findings, &sources, args.color),
+            render_human(&input_problems, &sources, args.color),
+        ),
+        ReviewFormat::Json => {
+            let mut value = findings_json(&findings, &sources);
+            if !input_problems.is_empty() {
+                value = serde_json::json!({ "findings": value, "errors": render_json(&input_problems, &sources) });
+            }
+            (pretty(&value), String::new())
+        }
+        ReviewFormat::Sarif => {
+            let mut all = input_problems.clone();
+            all.extend(findings.iter().cloned());
+            (
+                pretty(&render_sarif(
+                    &all,
+                    &sources,
+                    env!("CARGO_PKG_VERSION"),
+                    &rule_metas(),
+                )),
+                String::new(),
+            )
+        }
+    };
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
+}
+
+/// `--config PATH`, else `./cqlmodel.toml` when it exists.
+fn config_path(given: Option<&Path>) -> Option<PathBuf> {
+    match given {
+        Some(p) => Some(p.to_path_buf()),
+        None => {
+            let default = PathBuf::from("cqlmodel.toml");
+            default.is_file().then_some(default)
+        }
+    }
+}
+
+fn input_error(diags: &[Diagnostic], sources: &SourceMap, args: &ReviewArgs) -> Output {
+    match args.format {
+        ReviewFormat::Text => Output {
+            stdout: String::new(),
+            stderr: render_human(diags, sources, args.color),
+            code: 2,
+        },
+        _ => Output {
+            stdout: pretty(&serde_json::json!({ "errors": render_json(diags, sources) })),
+            stderr: String::new(),
+            code: 2,
+        },
+    }
+}
+
+fn plain_error(message: &str, args: &ReviewArgs) -> Output {
+    let sources = SourceMap::new();
+    match args.format {
+        ReviewFormat::Text => Output {
+            stdout: String::new(),
+            stderr: format!("error: {message}\n"),
+            code: 2,
+        },
+        _ => input_error(&[Diagnostic::error("input", message)], &sources, args),
+    }
+}
+
+/// Findings grouped by table, each rendered like the compiler does, then a count.
+fn render_text(findings: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let mut groups: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    for d in findings {
+        let key = d.table.clone().unwrap_or_else(|| "(no table)".to_string());
+        groups.entry(key).or_default().push(d.clone());
+    }
+    let mut out = String::new();
+    for (table, diags) in &groups {
+        out.push_str(&format!("── {table} ──\n\n"));
+        out.push_str(&render_human(diags, sources, color));
+        out.push_str("\n\n");
+    }
+    let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
+    out.push_str(&format!(
+        "{} errors, {} warnings, {} infos\n",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info)
+    ));
+    out
+}
+
+/// The JSON array: `rule`, `code`, `severity`, `file`, `line`, `column`, `table`,
+/// `query`, `message`, `fix` (text or null), `help`, `notes`.
+fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
+    let rendered = render_json(findings, sources);
+    let Value::Array(items) = rendered else {
+        return rendered;
+    };
+    Value::Array(
+        items
+            .into_iter()
+            .zip(findings)
+            .map(|(v, d)| {
+                let fix = d.fix.as_ref().map(|f| {
+                    f.replacement.clone().map_or_else(
+                        || f.description.clone(),
+                        |r| format!("{}\n{r}", f.description),
+                    )
+                });
+                serde_json::json!({
+                    "rule": d.name,
+                    "code": d.code,
+                    "severity": d.severity,
+                    "file": v.get("file"),
+                    "line": v.get("line"),
+                    "column": v.get("column"),
+                    "table": d.table,
+                    "query": d.query,
+                    "message": d.message,
+                    "fix": fix,
+                    "help": d.help,
+                    "notes": d.notes,
+                })
+            })
+            .collect(),
+    )
+}
+
+fn rule_metas() -> Vec<RuleMeta> {
+    RULES
+        .iter()
+        .map(|r| RuleMeta {
+            code: r.code.to_string(),
+            name: r.name.to_string(),
+            short: r.summary.to_string(),
+            full: rule_page(r),
+            default_severity: r.default_severity,
+            help_uri: None,
+        })
+        .collect()
+}
+
+fn pretty(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// `cqlmodel rules [NAME]`.
+pub fn rules(name: Option<&str>) -> Output {
+    match name {
+        None => {
+            let mut out = String::new();
+            for r in RULES {
+                out.push_str(&format!(
+                    "{:<7} {:<30} {:<8} {}\n",
+                    r.code,
+                    r.name,
+                    r.default_severity.to_string(),
+                    r.summary
+                ));
+            }
+            Output {
+                stdout: out,
+                stderr: String::new(),
+                code: 0,
+            }
+        }
+        Some(n) => match find_rule(n) {
+            Some(r) => Output {
+                stdout: rule_page(r),
+                stderr: String::new(),
+                code: 0,
+            },
+            None => Output {
+                stdout: String::new(),
+                stderr: format!("error: no rule named `{n}` (`cqlmodel rules` lists them)\n"),
+                code: 2,
+            },
+        },
+    }
+}

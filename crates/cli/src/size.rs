@@ -1,0 +1,378 @@
+//! `cqlmodel size SCHEMA --stats STATS.toml [--table KS.T]`: partition sizes per
+//! table from workload statistics, as `nodetool tablehistograms` would show them on
+//! a live cluster, with the thresholds exceeded and what to change.
+//!
+//! Exit codes: 0 every table within the thresholds, 1 a table exceeds one, 2 bad
+//! input (unreadable files, schema errors, a statistics file with a mistake).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use cqlmodel_diagnostics::{Diagnostic, Severity, SourceMap, render_human, render_json};
+use cqlmodel_schema::Schema;
+use cqlmodel_stats::units::{format_bytes, format_count, format_duration};
+use cqlmodel_stats::{
+    Quantiles, RecommendationKind, SizeEstimate, Stats, TableStats, estimate_table, load_stats,
+};
+use serde_json::{Value, json};
+
+use crate::input::read_source;
+use crate::schema_load::load_schema;
+
+/// Runs `size` and returns (stdout, stderr, exit code).
+pub fn run(
+    schema: &[PathBuf],
+    stats: &Path,
+    table: Option<&str>,
+    json: bool,
+    color: bool,
+) -> (String, String, u8) {
+    let mut sources = SourceMap::new();
+    match estimate(schema, stats, table, &mut sources) {
+        Ok(estimates) => {
+            let code = u8::from(estimates.iter().any(|e| !e.exceeds.is_empty()));
+            let out = if json {
+                let rows: Vec<Value> = estimates.iter().map(estimate_json).collect();
+                let mut text = serde_json::to_string_pretty(&rows).unwrap_or_default();
+                text.push('\n');
+                text
+            } else {
+                render_text(&estimates, color)
+            };
+            (out, String::new(), code)
+        }
+        Err(diags) => {
+            if json {
+                let mut text = serde_json::to_string_pretty(
+                    &json!({ "errors": render_json(&diags, &sources) }),
+                )
+                .unwrap_or_default();
+                text.push('\n');
+                (text, String::new(), 2)
+            } else {
+                (String::new(), render_human(&diags, &sources, color), 2)
+            }
+        }
+    }
+}
+
+/// Loads the inputs and estimates the requested tables; any input problem is a
+/// list of diagnostics.
+fn estimate(
+    schema_paths: &[PathBuf],
+    stats_path: &Path,
+    table: Option<&str>,
+    sources: &mut SourceMap,
+) -> Result<Vec<SizeEstimate>, Vec<Diagnostic>> {
+    let input_error = |e: &dyn std::fmt::Display| vec![Diagnostic::error("input", e.to_string())];
+    let loaded = load_schema(schema_paths, sources).map_err(|e| input_error(&e))?;
+    if loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error)
+    {
+        return Err(loaded.diagnostics);
+    }
+    let file = read_source(stats_path, sources).map_err(|e| input_error(&e))?;
+    let text = sources
+        .get(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    let stats = load_stats(&text, &loaded.schema).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| {
+                Diagnostic::error("stats", e.to_string())
+                    .with_file(file)
+                    .with_primary(e.span.clone(), e.label())
+            })
+            .collect::<Vec<_>>()
+    })?;
+    let schema = &loaded.schema;
+    match table {
+        Some(name) => {
+            let missing = |m: String| vec![Diagnostic::error("input", m)];
+            let qualified = resolve(name, schema).map_err(missing)?;
+            let estimate = estimate_one(schema, &stats, &qualified)
+                .ok_or_else(|| missing(format!("--table {name}: no such table in the schema")))?;
+            Ok(vec![estimate])
+        }
+        None => Ok(cqlmodel_stats::estimate_all(schema, &stats)),
+    }
+}
+
+fn estimate_one(schema: &Schema, stats: &Stats, qualified: &str) -> Option<SizeEstimate> {
+    let default = TableStats::default();
+    let ts = stats.table(qualified).unwrap_or(&default);
+    let (ks, name) = qualified.split_once('.')?;
+    let table = schema.table(ks, name)?;
+    Some(estimate_table(table, ts, &stats.thresholds))
+}
+
+/// `--table`: `ks.table`, or a bare name only one keyspace has.
+fn resolve(name: &str, schema: &Schema) -> Result<String, String> {
+    if let Some((ks, t)) = name.split_once('.') {
+        return schema
+            .table(ks, t)
+            .map(|t| t.qualified_name())
+            .ok_or_else(|| format!("--table {name}: no such table in the schema"));
+    }
+    let found: Vec<String> = schema
+        .tables()
+        .filter(|t| t.name == name)
+        .map(|t| t.qualified_name())
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(format!("--table {name}: no such table in the schema")),
+        many => Err(format!(
+            "--table {name} is ambiguous: qualify it with its keyspace ({})",
+            many.join(", ")
+        )),
+    }
+}
+
+/// A number for JSON: whole numbers as integers, others rounded to 3 decimals.
+fn num(v: f64) -> Value {
+    if !v.is_finite() {
+        return Value::Null;
+    }
+    let rounded = v.round();
+    if (v - rounded).abs() < 1e-9 && rounded.abs() < 9.0e15 {
+        json!(rounded as i64)
+    } else {
+        json!((v * 1000.0).round() / 1000.0)
+    }
+}
+
+fn quantiles_json(q: &Quantiles) -> Value {
+    json!({
+        "mean": num(q.mean), "p50": num(q.p50), "p75": num(q.p75), "p95": num(q.p95),
+        "p98": num(q.p98), "p99": num(q.p99), "max": num(q.max),
+    })
+}
+
+fn estimate_json(e: &SizeEstimate) -> Value {
+    let exceeds: Vec<&str> = e.exceeds.iter().map(|x| x.name()).collect();
+    let growth: Vec<Value> = e
+        .growth
+        .iter()
+        .map(|g| {
+            json!({
+                "after": format_duration(g.age_seconds),
+                "seconds": g.age_seconds,
+                "partitions": num(g.sizes.partitions),
+                "rows_per_partition": quantiles_json(&g.sizes.rows),
+                "bytes_per_partition": quantiles_json(&g.sizes.bytes),
+                "exceeds": g.exceeds.iter().map(|x| x.name()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let recommendation = e.recommendation.as_ref().map_or(Value::Null, |r| {
+        let mut obj = json!({
+            "read_fanout": r.read_fanout,
+            "query_span": format_duration(r.query_span),
+            "partitions": num(r.sizes.partitions),
+            "rows_per_partition": quantiles_json(&r.sizes.rows),
+            "bytes_per_partition": quantiles_json(&r.sizes.bytes),
+            "summary": r.summary,
+        });
+        match r.kind {
+            RecommendationKind::TimeBucket(unit) => {
+                obj["kind"] = json!("time-bucket");
+                obj["bucket"] = json!(unit.name());
+            }
+            RecommendationKind::Salt(n) => {
+                obj["kind"] = json!("salt");
+                obj["buckets"] = json!(n);
+            }
+        }
+        obj
+    });
+    json!({
+        "table": e.table,
+        "sized_at": e.sized_at.map(format_duration),
+        "partitions": num(e.sizes.partitions),
+        "total_rows": num(e.sizes.total_rows),
+        "rows_per_partition": quantiles_json(&e.sizes.rows),
+        "bytes_per_partition": quantiles_json(&e.sizes.bytes),
+        "cells_per_partition": quantiles_json(&e.sizes.cells),
+        "formula": {
+            "partition_key_bytes": num(e.formula.partition_key_bytes),
+            "static_bytes": num(e.formula.static_bytes),
+            "row_bytes": num(e.formula.row_bytes),
+            "cells_per_row": num(e.formula.cells_per_row),
+            "static_cells": num(e.formula.static_cells),
+            "cell_overhead_bytes": num(e.formula.cell_overhead),
+        },
+        "thresholds": {
+            "partition_bytes": num(e.thresholds.partition_bytes),
+            "partition_rows": num(e.thresholds.partition_rows),
+        },
+        "exceeds": exceeds,
+        "growth": growth,
+        "recommendation": recommendation,
+        "assumptions": e.assumptions,
+    })
+}
+
+const BAR_WIDTH: usize = 32;
+
+fn paint(text: &str, code: &str, color: bool) -> String {
+    if color {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+fn render_text(estimates: &[SizeEstimate], color: bool) -> String {
+    let mut out = String::new();
+    for (i, e) in estimates.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render_table(&mut out, e, color);
+    }
+    let over = estimates.iter().filter(|e| !e.exceeds.is_empty()).count();
+    let _ = writeln!(
+        out,
+        "\n{} table{}: {} within the thresholds, {} over",
+        estimates.len(),
+        if estimates.len() == 1 { "" } else { "s" },
+        estimates.len() - over,
+        over
+    );
+    out
+}
+
+fn render_table(out: &mut String, e: &SizeEstimate, color: bool) {
+    let verdict = if e.exceeds.is_empty() {
+        paint("ok", "32", color)
+    } else {
+        let names: Vec<&str> = e.exceeds.iter().map(|x| x.name()).collect();
+        paint(&format!("EXCEEDS {}", names.join(", ")), "1;31", color)
+    };
+    let _ = writeln!(out, "{}  {verdict}", paint(&e.table, "1", color));
+    let age = e
+        .sized_at
+        .map(|a| format!("sized after {} · ", format_duration(a)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "  {age}{} partitions · {} rows · mean {} rows, {} per partition",
+        format_count(e.sizes.partitions),
+        format_count(e.sizes.total_rows),
+        format_count(e.sizes.rows.mean),
+        format_bytes(e.sizes.bytes.mean)
+    );
+    out.push('\n');
+    histogram(out, e, color);
+    let f = &e.formula;
+    let _ = writeln!(
+        out,
+        "\n  St = {} (key) + {} (static) + Nr × {} (row) + Nv × {} B;  Nv = Nr × {} + {}",
+        format_bytes(f.partition_key_bytes),
+        format_bytes(f.static_bytes),
+        format_bytes(f.row_bytes),
+        f.cell_overhead,
+        format_count(f.cells_per_row),
+        format_count(f.static_cells)
+    );
+    if !e.growth.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  {:<12}{:>12}{:>14}{:>14}",
+            "growth", "partitions", "rows (max)", "size (max)"
+        );
+        for g in &e.growth {
+            let flag = if g.exceeds.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<&str> = g.exceeds.iter().map(|x| x.name()).collect();
+                paint(&format!("  over: {}", names.join(", ")), "31", color)
+            };
+            let _ = writeln!(
+                out,
+                "  {:<12}{:>12}{:>14}{:>14}{flag}",
+                format!("after {}", format_duration(g.age_seconds)),
+                format_count(g.sizes.partitions),
+                format_count(g.sizes.rows.max),
+                format_bytes(g.sizes.bytes.max)
+            );
+        }
+    }
+    if let Some(r) = &e.recommendation {
+        let _ = writeln!(
+            out,
+            "\n  {} {}",
+            paint("recommendation:", "1;33", color),
+            r.summary
+        );
+        let _ = writeln!(
+            out,
+            "    then {} partitions; rows p99 {}, max {}; size p99 {}, max {}",
+            format_count(r.sizes.partitions),
+            format_count(r.sizes.rows.p99),
+            format_count(r.sizes.rows.max),
+            format_bytes(r.sizes.bytes.p99),
+            format_bytes(r.sizes.bytes.max)
+        );
+    }
+    let _ = writeln!(out, "\n  assumptions:");
+    for a in &e.assumptions {
+        let _ = writeln!(out, "    - {a}");
+    }
+}
+
+/// The percentile table of `nodetool tablehistograms` with a bar per row: log-scaled
+/// partition size, `|` marking the byte threshold.
+fn histogram(out: &mut String, e: &SizeEstimate, color: bool) {
+    let _ = writeln!(
+        out,
+        "  {:<10}{:>16}{:>12}{:>12}   partition size (log scale, | = {})",
+        "Percentile",
+        "Partition Size",
+        "Row Count",
+        "Cell Count",
+        format_bytes(e.thresholds.partition_bytes)
+    );
+    let top = e.sizes.bytes.max.max(e.thresholds.partition_bytes).max(2.0);
+    let scale = |v: f64| -> usize {
+        let v = v.max(1.0);
+        ((v.ln() / top.ln()) * BAR_WIDTH as f64)
+            .round()
+            .clamp(0.0, BAR_WIDTH as f64) as usize
+    };
+    let mark = scale(e.thresholds.partition_bytes);
+    for ((label, bytes), ((_, rows), (_, cells))) in e
+        .sizes
+        .bytes
+        .rows()
+        .into_iter()
+        .zip(e.sizes.rows.rows().into_iter().zip(e.sizes.cells.rows()))
+    {
+        let len = scale(bytes);
+        let mut bar: String = (0..=BAR_WIDTH)
+            .map(|i| {
+                if i < len {
+                    '#'
+                } else if i == mark {
+                    '|'
+                } else {
+                    ' '
+                }
+            })
+            .collect();
+        bar = bar.trim_end().to_string();
+        let over = bytes > e.thresholds.partition_bytes || rows > e.thresholds.partition_rows;
+        let bar = if over { paint(&bar, "31", color) } else { bar };
+        let _ = writeln!(
+            out,
+            "  {label:<10}{:>16}{:>12}{:>12}   {bar}",
+            format_bytes(bytes),
+            format_count(rows),
+            format_count(cells)
+        );
+    }
+}

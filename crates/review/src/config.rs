@@ -1,0 +1,138 @@
+//! `cqlmodel.toml`: turn rules off, change their severity, set thresholds.
+//!
+//! ```toml
+//! [rules]
+//! allow-filtering = "error"     # off | info | warning | error
+//! unused-table = "off"
+//!
+//! [thresholds]
+//! scatter_gather_partitions = 10
+//! high_rate_per_second = 1000
+//! ```
+
+use std::collections::BTreeMap;
+
+use cqlmodel_diagnostics::Severity;
+use serde::Deserialize;
+
+/// A rule's configured level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Off,
+    On(Severity),
+}
+
+/// Numbers the rules compare against. Every field has a documented default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Thresholds {
+    /// `scatter-gather`: partitions one IN may name before it is a scatter-gather read.
+    pub scatter_gather_partitions: u64,
+    /// Executions per second from which a query is on a high-rate path
+    /// (`scatter-gather`, `lwt-hot-path`, `compaction-mismatch` for LCS).
+    pub high_rate_per_second: f64,
+    /// `materialized-view-write-heavy`: writes per second to a base table above which a view is a warning.
+    pub view_write_rate_per_second: f64,
+    /// `large-partition`: bytes.
+    pub partition_bytes: u64,
+    /// `large-partition`: rows.
+    pub partition_rows: u64,
+    /// `multi-partition-batch`: partitions a LOGGED batch may span before it is a warning.
+    pub logged_batch_partitions: u64,
+    /// `hot-partition`: a partition key with at most this many distinct values (by
+    /// statistics) concentrates data and requests on a few replicas. Default 100.
+    pub hot_partition_keys: u64,
+    /// `large-value`: bytes from which one value (a blob, a collection) is large. Default 1 MiB.
+    pub large_value_bytes: u64,
+    /// `large-value`: elements from which a non-frozen collection is large. Default 1,000.
+    pub collection_elements: u64,
+    /// `secondary-index-misuse`: UPDATEs per second of an indexed column from which it
+    /// is frequently updated (each one leaves a tombstone in a legacy index). Default 100.
+    pub index_update_rate_per_second: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Self {
+            scatter_gather_partitions: 10,
+            high_rate_per_second: 1000.0,
+            view_write_rate_per_second: 300.0,
+            partition_bytes: 100 * 1024 * 1024,
+            partition_rows: 100_000,
+            logged_batch_partitions: 5,
+            hot_partition_keys: 100,
+            large_value_bytes: 1024 * 1024,
+            collection_elements: 1_000,
+            index_update_rate_per_second: 100.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub levels: BTreeMap<String, Level>,
+    pub thresholds: Thresholds,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    rules: BTreeMap<String, String>,
+    #[serde(default)]
+    thresholds: Thresholds,
+}
+
+/// A bad configuration file, with the byte range of the problem.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
+pub struct ConfigError {
+    pub message: String,
+    pub span: Option<std::ops::Range<usize>>,
+}
+
+impl Config {
+    /// Parses `cqlmodel.toml`; `known` are the rule names that may be configured.
+    pub fn parse(text: &str, known: &[&str]) -> Result<Self, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+            message: e.message().to_string(),
+            span: e.span(),
+        })?;
+        let mut levels = BTreeMap::new();
+        for (name, level) in raw.rules {
+            if !known.contains(&name.as_str()) {
+                return Err(ConfigError {
+                    message: format!("unknown rule `{name}` in [rules] (see `cqlmodel rules`)"),
+                    span: find_key(text, &name),
+                });
+            }
+            let level = match level.to_ascii_lowercase().as_str() {
+                "off" => Level::Off,
+                "info" => Level::On(Severity::Info),
+                "warning" | "warn" => Level::On(Severity::Warning),
+                "error" => Level::On(Severity::Error),
+                other => {
+                    return Err(ConfigError {
+                        message: format!(
+                            "rule `{name}`: level must be off, info, warning or error, got `{other}`"
+                        ),
+                        span: find_key(text, &name),
+                    });
+                }
+            };
+            levels.insert(name, level);
+        }
+        Ok(Self {
+            levels,
+            thresholds: raw.thresholds,
+        })
+    }
+
+    pub fn level(&self, rule: &str) -> Option<Level> {
+        self.levels.get(rule).copied()
+    }
+}
+
+fn find_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    text.find(key).map(|start| start..start + key.len())
+}

@@ -1,0 +1,90 @@
+//! What every rule sees: the schema, the query list with access paths, the
+//! configuration and the sources (for excerpts and fixes).
+
+use std::collections::BTreeMap;
+
+use cqlmodel_diagnostics::SourceMap;
+use cqlmodel_schema::{Schema, Table};
+use cqlmodel_stats::{SizeEstimate, Stats, TableStats};
+
+use crate::config::Config;
+use crate::query::Query;
+
+pub struct Context<'a> {
+    pub schema: &'a Schema,
+    pub queries: &'a [Query],
+    pub config: &'a Config,
+    pub sources: &'a SourceMap,
+    /// False when no query list was given: rules that need one stay silent.
+    pub has_queries: bool,
+    /// The workload statistics file (`--stats`), when given: rules use its numbers
+    /// instead of their name-and-type heuristics.
+    pub stats: Option<&'a Stats>,
+    /// Partition size estimates (by `ks.t`) of the tables the statistics describe,
+    /// computed once against the review's thresholds (see [`size_estimates`]).
+    pub estimates: BTreeMap<String, SizeEstimate>,
+}
+
+impl<'a> Context<'a> {
+    /// Base tables and views, in keyspace then name order.
+    pub fn tables(&self) -> impl Iterator<Item = &'a Table> {
+        self.schema.tables()
+    }
+
+    /// The queries that target `table` (`ks.t`); a batch counts for each table it writes.
+    pub fn queries_on(&self, table: &'a Table) -> impl Iterator<Item = &'a Query> {
+        let name = table.qualified_name();
+        self.queries.iter().filter(move |q| {
+            q.path.table.as_deref() == Some(name.as_str()) || q.path.tables.contains(&name)
+        })
+    }
+
+    /// What the statistics file says about `table`, if anything.
+    pub fn table_stats(&self, table: &Table) -> Option<&'a TableStats> {
+        self.stats?.table(&table.qualified_name())
+    }
+
+    /// The partition size estimate of `table`, when the statistics describe it.
+    pub fn estimate(&self, table: &Table) -> Option<&SizeEstimate> {
+        self.estimates.get(&table.qualified_name())
+    }
+
+    /// The source text of a table's CREATE statement, for fixes that rewrite it.
+    pub fn source_of(&self, table: &Table) -> Option<&'a str> {
+        let file = self.sources.get(table.origin.file)?;
+        file.text.get(table.origin.span.range())
+    }
+}
+
+/// The review's partition limits in the statistics crate's terms: the review
+/// configuration (`cqlmodel.toml` `[thresholds]`) decides, not the statistics file.
+pub fn stats_thresholds(config: &Config) -> cqlmodel_stats::Thresholds {
+    cqlmodel_stats::Thresholds {
+        partition_bytes: config.thresholds.partition_bytes as f64,
+        partition_rows: config.thresholds.partition_rows as f64,
+    }
+}
+
+/// Estimates every table that `stats` describes (tables it does not name get no
+/// estimate: the rules fall back to their heuristics for them).
+pub fn size_estimates(
+    schema: &Schema,
+    stats: Option<&Stats>,
+    config: &Config,
+) -> BTreeMap<String, SizeEstimate> {
+    let Some(stats) = stats else {
+        return BTreeMap::new();
+    };
+    let thresholds = stats_thresholds(config);
+    schema
+        .tables()
+        .filter_map(|table| {
+            let name = table.qualified_name();
+            let table_stats = stats.table(&name)?;
+            Some((
+                name,
+                cqlmodel_stats::estimate_table(table, table_stats, &thresholds),
+            ))
+        })
+        .collect()
+}

@@ -1,0 +1,220 @@
+use cqlmodel_cql::ast::{
+    BindMarker, InValues, Operator, Relation, RelationKind, Span, Statement, StatementKind, Term,
+    TermKind,
+};
+use cqlmodel_diagnostics::Severity;
+use cqlmodel_schema::Table;
+use cqlmodel_schema::access::{AccessKind, StatementType};
+
+use crate::context::Context;
+use crate::declare_rule;
+use crate::derive_key::path_table;
+use crate::finding::Findings;
+use crate::query::Query;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds reads (and `UPDATE`/`DELETE`) whose `IN` on the partition key names more
+    /// partitions than `thresholds.scatter_gather_partitions` (default 10), and any
+    /// multi-partition read on a high-rate query (`@rate` at or above
+    /// `thresholds.high_rate_per_second`, default 1000/s).
+    ///
+    /// `IN ?` with a bound list has a partition count known only at run time: it is
+    /// info, or a warning on a high-rate query, never an error. Batches are left to
+    /// `multi-partition-batch`.
+    ///
+    /// ## Why is this bad?
+    /// One coordinator receives the whole `IN` list, sends one read per partition
+    /// (each to its own replicas), holds every partial result in memory and answers
+    /// only when the slowest partition has: the request's latency is the worst of N,
+    /// a single timeout fails all of it, and the coordinator, not the driver, carries
+    /// the fan-out. A token-aware driver routes a single-partition read straight to a
+    /// replica; an `IN` read has no single routing key and lands on any coordinator.
+    ///
+    /// ## Example
+    /// ```cql
+    /// -- @name orders_last_month
+    /// SELECT * FROM shop.orders_daily WHERE user_id = ? AND day IN
+    ///     ('2024-08-01', '2024-08-02', ..., '2024-08-31');
+    /// ```
+    ///
+    /// ## Use instead
+    /// One read per partition, issued concurrently from the driver (token-aware, each
+    /// straight to a replica), merged in the application; or a model in which one
+    /// partition holds the result:
+    /// ```cql
+    /// SELECT * FROM shop.orders_daily WHERE user_id = ? AND day = ?;
+    /// ```
+    ///
+    /// ## References
+    /// - Apache Cassandra documentation, "SELECT: the IN relation"
+    /// - DataStax Java driver manual, "Load balancing: token-aware routing" and "Asynchronous programming"
+    pub static SCATTER_GATHER = {
+        code: "CQL004",
+        name: "scatter-gather",
+        severity: Warning,
+        summary: "IN over many partitions, or a multi-partition read on a high-rate path",
+        check: check,
+    };
+}
+
+fn check(cx: &Context<'_>, out: &mut Findings) {
+    let threshold = cx.config.thresholds.scatter_gather_partitions;
+    let high_rate = cx.config.thresholds.high_rate_per_second;
+    for q in cx.queries {
+        if q.path.error.is_some()
+            || q.path.kind != AccessKind::MultiPartition
+            || !matches!(
+                q.path.statement,
+                StatementType::Select | StatementType::Update | StatementType::Delete
+            )
+        {
+            continue;
+        }
+        let Some(table) = path_table(cx.schema, &q.path) else {
+            continue;
+        };
+        let hot = q.rate.filter(|r| *r >= high_rate);
+        let verb = if q.path.statement == StatementType::Select {
+            "reads"
+        } else {
+            "writes"
+        };
+        let (severity, message) = match (q.path.partitions, hot) {
+            (Some(n), _) if n > threshold => (
+                Severity::Warning,
+                format!(
+                    "`{}` {verb} {n} partitions in one request (IN on the partition key)",
+                    q.name
+                ),
+            ),
+            (Some(n), Some(rate)) => (
+                Severity::Warning,
+                format!(
+                    "`{}` {verb} {n} partitions per request at {}",
+                    q.name,
+                    rate_text(rate)
+                ),
+            ),
+            (None, Some(rate)) => (
+                Severity::Warning,
+                format!(
+                    "`{}` {verb} a bound list of partitions (IN ?) per request at {}",
+                    q.name,
+                    rate_text(rate)
+                ),
+            ),
+            (None, None) => (
+                Severity::Info,
+                format!(
+                    "`{}` {verb} a bound list of partitions (IN ?): how many is known only at run time",
+                    q.name
+                ),
+            ),
+            (Some(_), None) => continue,
+        };
+        let span = partition_in_span(table, q).unwrap_or_else(|| q.span());
+        let mut f = out
+            .new_finding(message)
+            .severity(severity)
+            .at(q.file, span.range(), q.span().start, "one request, many partitions")
+            .table(table.qualified_name())
+            .query(q.name.clone())
+            .note(format!(
+                "the coordinator {verb} every listed partition, waits for the slowest, and fails the whole \
+                 request if one times out"
+            ));
+        if severity == Severity::Info {
+            f = f.note(format!(
+                "it is a warning when the list can exceed {threshold} partitions (thresholds.scatter_gather_partitions) \
+                 or the query runs at {}",
+                rate_text(high_rate)
+            ));
+        }
+        f = match per_partition(table, q) {
+            Some(cql) => f.fix(
+                "issue one request per partition, concurrently from the driver (token-aware: each goes straight \
+                 to a replica), or remodel so that one partition holds the result",
+                Some(cql),
+            ),
+            None => f.help("issue one request per partition concurrently from the driver, or remodel so one partition holds the result"),
+        };
+        out.push(f);
+    }
+}
+
+pub(crate) fn rate_text(rate: f64) -> String {
+    if rate >= 1.0 && rate.fract() == 0.0 {
+        format!("{rate:.0}/s")
+    } else if rate >= 1.0 {
+        format!("{rate:.1}/s")
+    } else {
+        format!("{:.1}/min", rate * 60.0)
+    }
+}
+
+fn where_clause(q: &Query) -> Option<&[Relation]> {
+    match &q.statement.kind {
+        StatementKind::Select(s) => Some(&s.where_clause),
+        StatementKind::Update(u) => Some(&u.where_clause),
+        StatementKind::Delete(d) => Some(&d.where_clause),
+        _ => None,
+    }
+}
+
+fn is_partition_key(table: &Table, column: &str) -> bool {
+    table.partition_key().any(|c| c.name == column)
+}
+
+/// The span of the first IN on a partition-key column.
+fn partition_in_span(table: &Table, q: &Query) -> Option<Span> {
+    where_clause(q)?.iter().find_map(|r| match &r.kind {
+        RelationKind::ColumnIn {
+            column,
+            negated: false,
+            ..
+        } if is_partition_key(table, &column.value) => Some(r.span),
+        _ => None,
+    })
+}
+
+/// The statement with every IN on the partition key replaced by `= ?`: the request
+/// the driver issues once per partition.
+fn per_partition(table: &Table, q: &Query) -> Option<String> {
+    let mut statement = q.statement.clone();
+    let relations = match &mut statement.kind {
+        StatementKind::Select(s) => &mut s.where_clause,
+        StatementKind::Update(u) => &mut u.where_clause,
+        StatementKind::Delete(d) => &mut d.where_clause,
+        _ => return None,
+    };
+    let mut changed = false;
+    for r in relations.iter_mut() {
+        if let RelationKind::ColumnIn {
+            column,
+            negated: false,
+            values: InValues::List(_) | InValues::Marker(_),
+        } = &r.kind
+            && is_partition_key(table, &column.value)
+        {
+            r.kind = RelationKind::Column {
+                column: column.clone(),
+                op: Operator::Eq,
+                value: Term {
+                    kind: TermKind::BindMarker(BindMarker::Anonymous),
+                    span: Span::default(),
+                },
+            };
+            changed = true;
+        }
+    }
+    changed.then(|| {
+        format!(
+            "{};",
+            Statement {
+                span: Span::default(),
+                ..statement
+            }
+        )
+    })
+}
