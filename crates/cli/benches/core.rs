@@ -1,5 +1,6 @@
 //! Benchmarks of the core commands, measured in-process:
 //! - `explain`: 10,000 statements against a 1,000-table schema (parse, build, analyze);
+//! - `review`: 1,000 tables and 5,000 queries through every rule;
 //! - `token --hex -`: the stdin token stream, in keys per second.
 //!
 //! Run: `cargo bench -p cqlmodel --bench core`.
@@ -101,6 +102,53 @@ fn explain(c: &mut Criterion) {
     group.finish();
 }
 
+fn review(c: &mut Criterion) {
+    let schema_text = schema(1_000);
+    let query_text = queries(5_000, 1_000);
+    let mut group = c.benchmark_group("review");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function(
+        "1k tables, 5k queries (parse + build + analyze + every rule)",
+        |b| {
+            b.iter(|| {
+                let mut sources = cqlmodel_diagnostics::SourceMap::new();
+                let schema_file = sources.add(cqlmodel_diagnostics::SourceFile::new(
+                    "schema.cql",
+                    schema_text.clone(),
+                ));
+                let query_file = sources.add(cqlmodel_diagnostics::SourceFile::new(
+                    "queries.cql",
+                    query_text.clone(),
+                ));
+                let parsed = cqlmodel_cql::parse(black_box(&schema_text));
+                let build = cqlmodel_schema::build_schema(schema_file, &parsed.statements);
+                let parsed_queries = cqlmodel_cql::parse(black_box(&query_text));
+                let (queries, _) = cqlmodel_review::load_queries(
+                    &build.schema,
+                    query_file,
+                    &parsed_queries,
+                    None,
+                    1,
+                );
+                let input = cqlmodel_review::ReviewInput {
+                    schema: &build.schema,
+                    queries: &queries,
+                    sources: &sources,
+                    suppressions: &[],
+                    has_queries: true,
+                    stats: None,
+                };
+                black_box(
+                    cqlmodel_review::review(&input, &cqlmodel_review::Config::default()).len(),
+                )
+            })
+        },
+    );
+    group.finish();
+}
+
 fn token_stream(c: &mut Criterion) {
     const KEYS: usize = 1_000_000;
     let mut input = Vec::with_capacity(KEYS * 33);
@@ -133,5 +181,5 @@ fn token_stream(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, explain, token_stream);
+criterion_group!(benches, explain, review, token_stream);
 criterion_main!(benches);

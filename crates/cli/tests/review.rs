@@ -1,0 +1,178 @@
+//! `cqlmodel review` as users see it: the example project, the seeds' acceptance,
+//! configuration, suppressions, cqlsh commands, SARIF that GitHub accepts.
+
+use std::process::Command;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+use serde_json::Value;
+
+fn cqlmodel() -> Command {
+    let mut cmd = Command::new(get_cargo_bin("cqlmodel"));
+    cmd.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+const SHOP: [&str; 7] = [
+    "review",
+    "examples/shop/schema.cql",
+    "--queries",
+    "examples/shop/queries.cql",
+    "--stats",
+    "examples/shop/stats.toml",
+    "--config=examples/shop/cqlmodel.toml",
+];
+
+#[test]
+fn shop_example_text() {
+    assert_cmd_snapshot!(cqlmodel().args(SHOP));
+}
+
+#[test]
+fn shop_example_json() {
+    assert_cmd_snapshot!(cqlmodel().args(SHOP).args(["--format", "json"]));
+}
+
+#[test]
+fn shop_example_sarif_validates_against_the_sarif_schema() {
+    let out = cqlmodel()
+        .args(SHOP)
+        .args(["--format", "sarif"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let sarif: Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
+    let schema: Value = serde_json::from_str(include_str!(
+        "../../diagnostics/tests/data/sarif-schema-2.1.0.json"
+    ))
+    .expect("schema");
+    for draft in [jsonschema::Draft::Draft4, jsonschema::Draft::Draft7] {
+        let validator = jsonschema::options()
+            .with_draft(draft)
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(&sarif)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{draft:?}: {errors:?}");
+    }
+    let results = sarif["runs"][0]["results"].as_array().map_or(0, Vec::len);
+    assert!(results >= 10, "expected the shop's findings, got {results}");
+    // Every result points into a file with a line, as code scanning requires.
+    for r in sarif["runs"][0]["results"].as_array().into_iter().flatten() {
+        assert!(
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .is_some(),
+            "{r}"
+        );
+    }
+}
+
+/// The seeds' recommended tables with their queries: no warning, no error.
+#[test]
+fn seeds_recommended_designs_pass_the_review() {
+    for area in ["keys", "ops", "query-rules"] {
+        let dir = "crates/review/tests/data/seeds";
+        let queries = if area == "keys" {
+            format!("{dir}/{area}-recommended.queries.cql")
+        } else {
+            format!("{dir}/{area}-recommended-queries.cql")
+        };
+        let out = cqlmodel()
+            .args([
+                "review",
+                &format!("{dir}/{area}-recommended.cql"),
+                "--queries",
+                &queries,
+            ])
+            .args(["--format", "json", "--fail-on", "warning"])
+            .output()
+            .expect("runs");
+        let findings: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let serious: Vec<&Value> = findings
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["severity"] != "info")
+            .collect();
+        assert!(serious.is_empty(), "{area}: {serious:#?}");
+        assert_eq!(out.status.code(), Some(0), "{area}");
+        // feed_by_user draws at most an info.
+        for f in findings.as_array().into_iter().flatten() {
+            if f["table"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("feed_by_user"))
+            {
+                assert_eq!(f["severity"], "info", "{f}");
+            }
+        }
+    }
+}
+
+#[test]
+fn suppressions_silence_rules_and_unused_ones_are_reported() {
+    assert_cmd_snapshot!(cqlmodel().args([
+        "review",
+        "crates/cli/tests/data/review/suppress.cql",
+        "--queries",
+        "crates/cli/tests/data/review/suppress-queries.cql",
+    ]));
+}
+
+#[test]
+fn config_turns_rules_off_and_changes_severity() {
+    assert_cmd_snapshot!(cqlmodel().args([
+        "review",
+        "crates/cli/tests/data/review/suppress.cql",
+        "--queries",
+        "crates/cli/tests/data/review/suppress-queries.cql",
+        "--config",
+        "crates/cli/tests/data/review/config.toml",
+        "--format",
+        "json",
+    ]));
+}
+
+#[test]
+fn unknown_rule_in_config_is_an_input_error() {
+    assert_cmd_snapshot!(cqlmodel().args([
+        "review",
+        "crates/cli/tests/data/review/suppress.cql",
+        "--config",
+        "crates/cli/tests/data/review/bad-config.toml",
+    ]));
+}
+
+#[test]
+fn cqlsh_commands_in_a_schema_file_are_skipped_with_an_info() {
+    assert_cmd_snapshot!(cqlmodel().args(["review", "crates/cli/tests/data/review/cqlsh.cql"]));
+}
+
+#[test]
+fn fail_on_sets_the_exit_code() {
+    let run = |fail_on: &str| {
+        cqlmodel()
+            .args([
+                "review",
+                "crates/cli/tests/data/review/suppress.cql",
+                "--queries",
+            ])
+            .arg("crates/cli/tests/data/review/suppress-queries.cql")
+            .args(["--fail-on", fail_on])
+            .output()
+            .expect("runs")
+            .status
+            .code()
+    };
+    assert_eq!(run("error"), Some(0));
+    assert_eq!(run("warning"), Some(1));
+}
+
+#[test]
+fn rules_list_and_one_rule_page() {
+    assert_cmd_snapshot!(cqlmodel().args(["rules"]));
+    assert_cmd_snapshot!(cqlmodel().args(["rules", "hot-partition"]));
+}
