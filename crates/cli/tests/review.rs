@@ -152,6 +152,16 @@ fn cqlsh_commands_in_a_schema_file_are_skipped_with_an_info() {
 }
 
 #[test]
+fn dse_pseudo_columns_are_skipped_with_an_info() {
+    assert_cmd_snapshot!(cqlmodel().args([
+        "review",
+        "crates/cli/tests/data/review/cqlsh.cql",
+        "--queries",
+        "crates/cli/tests/data/review/dse-queries.cql",
+    ]));
+}
+
+#[test]
 fn fail_on_sets_the_exit_code() {
     let run = |fail_on: &str| {
         cqlmodel()

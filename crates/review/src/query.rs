@@ -142,6 +142,23 @@ pub fn load_queries(
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
         let path = analyze(schema, stmt, session.as_deref());
+        // DSE Search's `solr_query` pseudo-column is DataStax Enterprise, not Apache
+        // Cassandra: the statement is skipped with an info, not judged.
+        if path
+            .error
+            .as_ref()
+            .is_some_and(|e| e.message.starts_with("Undefined column name solr_query "))
+        {
+            diagnostics.push(
+                Diagnostic::info(
+                    "dse-only",
+                    "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped",
+                )
+                .with_file(file)
+                .with_primary(stmt.span.range(), "skipped"),
+            );
+            continue;
+        }
         queries.push(Query {
             ordinal,
             name,
