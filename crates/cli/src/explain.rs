@@ -2,15 +2,15 @@
 
 use std::path::PathBuf;
 
-use cqlmodel_cql::ast::{Span, StatementKind};
+use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
 use cqlmodel_schema::Schema;
-use cqlmodel_schema::access::{AccessKind, AccessPath, analyze};
+use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
 use crate::input::{InputError, add_source, read_source};
 use crate::schema_load::{load_schema, parse_diagnostics};
-use cqlmodel_review::annotations::annotations_for;
+use cqlmodel_review::load_queries;
 
 /// Where the statements to explain come from.
 pub enum Queries {
@@ -159,57 +159,41 @@ pub fn explain(
     let parsed = cqlmodel_cql::parse(&text);
     input_errors.extend(parse_diagnostics(&parsed.errors, query_file));
 
-    let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-    let annotations = annotations_for(&parsed.comments, &spans);
-    let mut session_keyspace = keyspace
+    let session_keyspace = keyspace
         .map(str::to_string)
         .or_else(|| loaded.current_keyspace.clone())
         .or_else(|| only_keyspace(&loaded.schema));
+    let (queries, diagnostics) = load_queries(
+        &loaded.schema,
+        query_file,
+        &parsed,
+        session_keyspace.as_deref(),
+        1,
+    );
+    input_errors.extend(diagnostics);
 
     let file_name = sources
         .get(query_file)
         .map(|f| f.name.clone())
         .unwrap_or_default();
-    let mut explained = Vec::new();
-    for (stmt, ann) in parsed.statements.iter().zip(&annotations) {
-        match &stmt.kind {
-            StatementKind::Use(ks) => {
-                session_keyspace = Some(ks.value.clone());
-                continue;
+    let explained = queries
+        .into_iter()
+        .map(|q| {
+            let (line, column) = sources
+                .get(query_file)
+                .map_or((0, 0), |f| f.line_col(q.span().start as usize));
+            Explained {
+                statement: q.statement.to_string(),
+                name: q.annotations.name().map(str::to_string),
+                file: file_name.clone(),
+                line,
+                column,
+                span: q.span(),
+                file_index: q.file,
+                path: q.path,
             }
-            StatementKind::Select(_)
-            | StatementKind::Insert(_)
-            | StatementKind::Update(_)
-            | StatementKind::Delete(_)
-            | StatementKind::Batch(_) => {}
-            // Schema changes have no access path; they belong in the schema files.
-            _ => {
-                input_errors.push(
-                    Diagnostic::warning(
-                        "not-a-query",
-                        "only SELECT, INSERT, UPDATE, DELETE and BATCH are explained",
-                    )
-                    .with_file(query_file)
-                    .with_primary(stmt.span.range(), "skipped"),
-                );
-                continue;
-            }
-        }
-        let path = analyze(&loaded.schema, stmt, session_keyspace.as_deref());
-        let (line, column) = sources
-            .get(query_file)
-            .map_or((0, 0), |f| f.line_col(stmt.span.start as usize));
-        explained.push(Explained {
-            statement: stmt.to_string(),
-            name: ann.name().map(str::to_string),
-            file: file_name.clone(),
-            line,
-            column,
-            path,
-            file_index: query_file,
-            span: stmt.span,
-        });
-    }
+        })
+        .collect();
     Ok(Report {
         explained,
         input_errors,

@@ -329,25 +329,7 @@ fn which_table(table: Option<&str>, schema: &Schema, stats: &Stats) -> Result<St
             )),
         };
     };
-    if let Some((ks, t)) = name.split_once('.') {
-        return schema
-            .table(ks, t)
-            .map(|t| t.qualified_name())
-            .ok_or_else(|| format!("--table {name}: no such table in the schema"));
-    }
-    let found: Vec<String> = schema
-        .tables()
-        .filter(|t| t.name == name)
-        .map(|t| t.qualified_name())
-        .collect();
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(format!("--table {name}: no such table in the schema")),
-        many => Err(format!(
-            "--table {name} is ambiguous: qualify it with its keyspace ({})",
-            many.join(", ")
-        )),
-    }
+    crate::schema_load::resolve_table(name, schema)
 }
 
 /// Percent with 4 decimals (JSON).

@@ -114,6 +114,29 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     Ok(out)
 }
 
+/// `--table`: `ks.table`, or a bare name only one keyspace has.
+pub fn resolve_table(name: &str, schema: &Schema) -> Result<String, String> {
+    if let Some((ks, t)) = name.split_once('.') {
+        return schema
+            .table(ks, t)
+            .map(|t| t.qualified_name())
+            .ok_or_else(|| format!("--table {name}: no such table in the schema"));
+    }
+    let found: Vec<String> = schema
+        .tables()
+        .filter(|t| t.name == name)
+        .map(|t| t.qualified_name())
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(format!("--table {name}: no such table in the schema")),
+        many => Err(format!(
+            "--table {name} is ambiguous: qualify it with its keyspace ({})",
+            many.join(", ")
+        )),
+    }
+}
+
 /// Syntax errors as diagnostics.
 pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> {
     errors

@@ -92,7 +92,7 @@ fn estimate(
     match table {
         Some(name) => {
             let missing = |m: String| vec![Diagnostic::error("input", m)];
-            let qualified = resolve(name, schema).map_err(missing)?;
+            let qualified = crate::schema_load::resolve_table(name, schema).map_err(missing)?;
             let estimate = estimate_one(schema, &stats, &qualified)
                 .ok_or_else(|| missing(format!("--table {name}: no such table in the schema")))?;
             Ok(vec![estimate])
@@ -107,29 +107,6 @@ fn estimate_one(schema: &Schema, stats: &Stats, qualified: &str) -> Option<SizeE
     let (ks, name) = qualified.split_once('.')?;
     let table = schema.table(ks, name)?;
     Some(estimate_table(table, ts, &stats.thresholds))
-}
-
-/// `--table`: `ks.table`, or a bare name only one keyspace has.
-fn resolve(name: &str, schema: &Schema) -> Result<String, String> {
-    if let Some((ks, t)) = name.split_once('.') {
-        return schema
-            .table(ks, t)
-            .map(|t| t.qualified_name())
-            .ok_or_else(|| format!("--table {name}: no such table in the schema"));
-    }
-    let found: Vec<String> = schema
-        .tables()
-        .filter(|t| t.name == name)
-        .map(|t| t.qualified_name())
-        .collect();
-    match found.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(format!("--table {name}: no such table in the schema")),
-        many => Err(format!(
-            "--table {name} is ambiguous: qualify it with its keyspace ({})",
-            many.join(", ")
-        )),
-    }
 }
 
 /// A number for JSON: whole numbers as integers, others rounded to 3 decimals.
