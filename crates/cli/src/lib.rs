@@ -1,6 +1,7 @@
 //! The `cqlmodel` command line: argument handling lives in `main.rs`; each
 //! command's work lives here so that tests and benchmarks can call it directly.
 
+pub mod design_cmd;
 pub mod explain;
 pub mod input;
 pub mod review_cmd;

@@ -104,6 +104,21 @@ enum Command {
         #[arg(long, value_enum, default_value_t = FailOn::Error)]
         fail_on: FailOn,
     },
+    /// From a relational model (PostgreSQL DDL) and its SQL queries to a Cassandra
+    /// schema, queries, write paths and a report with Chebotko diagrams.
+    Design {
+        /// The relational model, as `pg_dump --schema-only` writes it.
+        model: PathBuf,
+        /// The SQL queries and mutations, annotated (`-- @name q @rate 200/s`).
+        #[arg(long)]
+        queries: Option<PathBuf>,
+        /// Workload statistics of the relational entities (TOML; docs/stats.md).
+        #[arg(long)]
+        stats: Option<PathBuf>,
+        /// The output directory (schema.cql, queries.cql, report.md, diagrams/).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the review rules, or print one rule's documentation.
     Rules {
         /// A rule name or code.
@@ -176,6 +191,24 @@ fn main() -> ExitCode {
             emit(review_cmd::run(&args))
         }
         Command::Rules { name } => emit(review_cmd::rules(name.as_deref())),
+        Command::Design {
+            model,
+            queries,
+            stats,
+            out,
+        } => {
+            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run(
+                &model,
+                queries.as_deref(),
+                stats.as_deref(),
+                &out,
+                cli.format == Format::Json,
+                color,
+            );
+            print!("{stdout}");
+            eprint!("{stderr}");
+            code
+        }
         Command::Size {
             schema,
             stats,

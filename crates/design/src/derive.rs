@@ -1,0 +1,593 @@
+//! Steps 2 and 3 of query-driven modeling: a PRIMARY KEY per query (equality →
+//! partition key, range and ORDER BY → clustering, key attributes for
+//! uniqueness, attributes of the partition alone → static), then tables with the
+//! same key structure merged and queries served by another table's prefix absorbed.
+
+use serde::Serialize;
+
+use crate::pgtypes::is_time;
+use crate::querylist::QuerySpec;
+use crate::relational::Model;
+use crate::select::{ColRef, SelectSpec};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    PartitionKey,
+    ClusteringAsc,
+    ClusteringDesc,
+    Static,
+    Regular,
+}
+
+/// A key part: an attribute (by its equivalence class representative) or a
+/// time bucket cut from one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum KeyPart {
+    Attr(ColRef),
+    /// The start of the `unit` (day, hour, …) holding the attribute's time.
+    Bucket(ColRef, String),
+    /// `hash(partition key) % n`.
+    Salt(u32),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableColumn {
+    pub name: String,
+    pub cql_type: String,
+    pub role: Role,
+    pub part: KeyPart,
+}
+
+/// A table of the design before naming conflicts are settled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableDesign {
+    pub name: String,
+    pub entity: String,
+    pub partition_key: Vec<KeyPart>,
+    /// With `true` for DESC.
+    pub clustering: Vec<(KeyPart, bool)>,
+    pub columns: Vec<TableColumn>,
+    pub queries: Vec<String>,
+    /// Why each key part is there, in words.
+    pub decisions: Vec<String>,
+    /// `SizeTieredCompactionStrategy`, `LeveledCompactionStrategy` or
+    /// `TimeWindowCompactionStrategy`, and why.
+    pub compaction: String,
+    pub compaction_reason: String,
+    /// `default_time_to_live` in seconds, from the entity's retention.
+    pub ttl: Option<u64>,
+    /// Every attribute equivalence the table's queries rely on (join equalities).
+    #[serde(skip)]
+    pub classes: Vec<Vec<ColRef>>,
+}
+
+impl TableDesign {
+    pub fn column_for(&self, part: &KeyPart) -> Option<&TableColumn> {
+        self.columns.iter().find(|c| &c.part == part)
+    }
+
+    /// The table column holding an attribute (or an attribute equal to it).
+    pub fn column_of(&self, c: &ColRef) -> Option<&TableColumn> {
+        let class = class_of(&self.classes, c);
+        self.columns.iter().find(|col| match &col.part {
+            KeyPart::Attr(a) => a == c || class.contains(a),
+            _ => false,
+        })
+    }
+
+    pub fn key_signature(&self) -> (Vec<KeyPart>, Vec<(KeyPart, bool)>) {
+        (self.partition_key.clone(), self.clustering.clone())
+    }
+}
+
+/// Why a read is not given a table, and what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OffPath {
+    pub reason: String,
+    pub alternative: String,
+}
+
+pub(crate) fn class_of(classes: &[Vec<ColRef>], c: &ColRef) -> Vec<ColRef> {
+    classes
+        .iter()
+        .find(|cl| cl.contains(c))
+        .cloned()
+        .unwrap_or_else(|| vec![c.clone()])
+}
+
+/// Join equalities as classes; each class's first member is its representative:
+/// the attribute of the returned entity when there is one.
+fn classes(spec: &SelectSpec) -> Vec<Vec<ColRef>> {
+    let mut out: Vec<Vec<ColRef>> = Vec::new();
+    for (a, b) in &spec.joins {
+        let ia = out.iter().position(|c| c.contains(a));
+        let ib = out.iter().position(|c| c.contains(b));
+        match (ia, ib) {
+            (Some(i), Some(j)) if i != j => {
+                let moved = out.remove(j.max(i));
+                if let Some(keep) = out.get_mut(j.min(i)) {
+                    keep.extend(moved);
+                }
+            }
+            (Some(_), Some(_)) => {}
+            (Some(i), None) => out.get_mut(i).into_iter().for_each(|c| c.push(b.clone())),
+            (None, Some(j)) => out.get_mut(j).into_iter().for_each(|c| c.push(a.clone())),
+            (None, None) => out.push(vec![a.clone(), b.clone()]),
+        }
+    }
+    let root = spec.entities.first().cloned().unwrap_or_default();
+    for class in &mut out {
+        class.sort_by_key(|c| {
+            (
+                c.entity != root,
+                spec.entities.iter().position(|e| *e == c.entity),
+            )
+        });
+    }
+    out
+}
+
+fn rep(classes: &[Vec<ColRef>], c: &ColRef) -> ColRef {
+    class_of(classes, c)
+        .first()
+        .cloned()
+        .unwrap_or_else(|| c.clone())
+}
+
+/// The attributes the given ones determine: an entity whose key (primary or
+/// unique) is known gives all its attributes; join equalities give their partners.
+fn closure(
+    model: &Model,
+    spec: &SelectSpec,
+    classes: &[Vec<ColRef>],
+    known: &[ColRef],
+) -> Vec<ColRef> {
+    let mut set: Vec<ColRef> = Vec::new();
+    let add = |set: &mut Vec<ColRef>, c: &ColRef| {
+        for m in class_of(classes, c) {
+            if !set.contains(&m) {
+                set.push(m);
+            }
+        }
+    };
+    for c in known {
+        add(&mut set, c);
+    }
+    loop {
+        let before = set.len();
+        for name in &spec.entities {
+            let Some(e) = model.entity(name) else {
+                continue;
+            };
+            let keyed = e.keys().any(|k| {
+                k.iter().all(|col| {
+                    set.contains(&ColRef {
+                        entity: e.name.clone(),
+                        column: col.clone(),
+                    })
+                })
+            });
+            if keyed {
+                for a in &e.attributes {
+                    add(
+                        &mut set,
+                        &ColRef {
+                            entity: e.name.clone(),
+                            column: a.name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// The first-cut table for one read, or why it stays off the OLTP path.
+pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<TableDesign, OffPath> {
+    if let Some(p) = q.path.as_deref().filter(|p| *p != "oltp") {
+        return Err(OffPath {
+            reason: format!("declared `@path {p}`: not an OLTP read"),
+            alternative: "run it as a periodic job (Spark or a token-range scan at low priority) over the tables below, or feed an analytical store by CDC".into(),
+        });
+    }
+    if !spec.ad_hoc.is_empty() {
+        return Err(OffPath {
+            reason: format!("ad-hoc filter no key can serve: {}", spec.ad_hoc.join(", ")),
+            alternative: "stream the rows by CDC into a search or analytical store (Elasticsearch, ClickHouse) and query there; or filter a bounded single-partition read in the application".into(),
+        });
+    }
+    let time_range = spec
+        .ranges
+        .first()
+        .filter(|r| spec.ranges.len() == 1 && attr_type(model, r).is_some_and(|t| is_time(&t)));
+    if spec.equalities.is_empty() && (!spec.aggregates.is_empty() || !spec.group_by.is_empty()) {
+        return Err(OffPath {
+            reason: "an aggregate across the whole dataset (no selective predicate)".into(),
+            alternative: "a periodic job over a time-bucketed table writes the result into a small table (or a cache) that the application reads by key".into(),
+        });
+    }
+    if spec.ranges.len() > 1 {
+        return Err(OffPath {
+            reason: format!(
+                "ranges on {} attributes ({}): a partition's rows are sorted by one clustering order only",
+                spec.ranges.len(),
+                spec.ranges.iter().map(|r| format!("{}.{}", r.entity, r.column)).collect::<Vec<_>>().join(", ")
+            ),
+            alternative: "low-frequency: a periodic job over a bucketed table computes the answer and caches it (or an application-side alert table written when a reading crosses the threshold)".into(),
+        });
+    }
+    if spec.equalities.is_empty() && time_range.is_none() {
+        return Err(OffPath {
+            reason: "no equality predicate: every partition would be read".into(),
+            alternative: "cache the result, or compute it by a periodic job; if it must be online, give the query a selective attribute".into(),
+        });
+    }
+    let classes = classes(spec);
+    let root = spec.entities.first().cloned().unwrap_or_default();
+    let mut decisions = Vec::new();
+    let mut partition_key: Vec<KeyPart> = Vec::new();
+    let mut key_attrs: Vec<ColRef> = Vec::new();
+    for (c, n) in &spec.equalities {
+        let r = rep(&classes, c);
+        if !key_attrs.contains(&r) {
+            decisions.push(format!(
+                "`{}` is bound by {} in {}: partition key",
+                r.column,
+                if *n > 1 { "IN" } else { "equality" },
+                q.name
+            ));
+            partition_key.push(KeyPart::Attr(r.clone()));
+            key_attrs.push(r);
+        }
+    }
+    let mut clustering: Vec<(KeyPart, bool)> = Vec::new();
+    if let (true, Some(t)) = (partition_key.is_empty(), time_range) {
+        let r = rep(&classes, t);
+        partition_key.push(KeyPart::Bucket(r.clone(), "day".into()));
+        decisions.push(format!(
+            "{} has only a time range on `{}`: the partition key is its day bucket (the range reads one partition per day it spans)",
+            q.name, r.column
+        ));
+    }
+    let desc_of = |c: &ColRef| {
+        spec.order
+            .iter()
+            .find(|(o, _)| rep(&classes, o) == *c)
+            .map(|(_, d)| *d)
+    };
+    for r in &spec.ranges {
+        let r = rep(&classes, r);
+        if !key_attrs.contains(&r) {
+            let desc = desc_of(&r).unwrap_or(false);
+            decisions.push(format!(
+                "`{}` is bound by a range in {}: first clustering column, {}",
+                r.column,
+                q.name,
+                if desc {
+                    "DESC (the query orders newest first)"
+                } else {
+                    "ASC"
+                }
+            ));
+            clustering.push((KeyPart::Attr(r.clone()), desc));
+            key_attrs.push(r);
+        }
+    }
+    for (o, desc) in &spec.order {
+        let r = rep(&classes, o);
+        if !key_attrs.contains(&r) {
+            decisions.push(format!(
+                "`{}` orders {}: clustering column {}",
+                r.column,
+                q.name,
+                if *desc { "DESC" } else { "ASC" }
+            ));
+            clustering.push((KeyPart::Attr(r.clone()), *desc));
+            key_attrs.push(r);
+        }
+    }
+    // Uniqueness: every entity whose rows the result multiplies adds its key.
+    for name in &spec.entities {
+        let known = closure(model, spec, &classes, &key_attrs);
+        let Some(e) = model.entity(name) else {
+            continue;
+        };
+        let keyed = e.keys().any(|k| {
+            k.iter().all(|col| {
+                known.contains(&ColRef {
+                    entity: e.name.clone(),
+                    column: col.clone(),
+                })
+            })
+        });
+        if keyed {
+            continue;
+        }
+        for col in &e.primary_key {
+            let r = rep(
+                &classes,
+                &ColRef {
+                    entity: e.name.clone(),
+                    column: col.clone(),
+                },
+            );
+            if !key_attrs.contains(&r) {
+                decisions.push(format!("`{}` (primary key of `{}`) added as clustering column so that each {} row stays unique", r.column, e.name, e.name));
+                clustering.push((KeyPart::Attr(r.clone()), false));
+                key_attrs.push(r);
+            }
+        }
+    }
+    let pk_attrs: Vec<ColRef> = partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    let by_partition = closure(model, spec, &classes, &pk_attrs);
+    let mut table = TableDesign {
+        name: q.table.clone().unwrap_or_default(),
+        entity: root,
+        partition_key,
+        clustering,
+        columns: Vec::new(),
+        queries: vec![q.name.clone()],
+        decisions,
+        compaction: String::new(),
+        compaction_reason: String::new(),
+        ttl: None,
+        classes: classes.clone(),
+    };
+    let mut wanted: Vec<ColRef> = spec.projection.iter().map(|c| rep(&classes, c)).collect();
+    for extra in spec.group_by.iter().map(|c| rep(&classes, c)) {
+        if !wanted.contains(&extra) {
+            wanted.push(extra);
+        }
+    }
+    add_columns(model, &mut table, &wanted, &by_partition);
+    Ok(table)
+}
+
+pub(crate) fn attr_type(model: &Model, c: &ColRef) -> Option<String> {
+    model
+        .entity(&c.entity)?
+        .attribute(&c.column)
+        .map(|a| a.cql_type.clone())
+}
+
+/// Sets the table's columns: key columns first, then `wanted` as static (when
+/// the partition key determines them and there are clustering columns) or regular.
+pub(crate) fn add_columns(
+    model: &Model,
+    t: &mut TableDesign,
+    wanted: &[ColRef],
+    by_partition: &[ColRef],
+) {
+    let mut cols: Vec<TableColumn> = Vec::new();
+    for p in &t.partition_key {
+        cols.push(key_column(model, p, Role::PartitionKey));
+    }
+    for (p, desc) in &t.clustering {
+        cols.push(key_column(
+            model,
+            p,
+            if *desc {
+                Role::ClusteringDesc
+            } else {
+                Role::ClusteringAsc
+            },
+        ));
+    }
+    let mut existing: Vec<TableColumn> = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .cloned()
+        .collect();
+    for w in wanted {
+        if cols
+            .iter()
+            .chain(&existing)
+            .any(|c| c.part == KeyPart::Attr(w.clone()))
+        {
+            continue;
+        }
+        let role = if !t.clustering.is_empty() && by_partition.contains(w) {
+            Role::Static
+        } else {
+            Role::Regular
+        };
+        existing.push(TableColumn {
+            name: w.column.clone(),
+            cql_type: attr_type(model, w).unwrap_or_else(|| "text".into()),
+            role,
+            part: KeyPart::Attr(w.clone()),
+        });
+    }
+    cols.extend(existing);
+    // Two attributes with one name (`users.id`, `posts.id`): the one of another
+    // entity than the table's gets its entity's name as prefix.
+    let names: Vec<String> = cols.iter().map(|c| c.name.clone()).collect();
+    for (i, c) in cols.iter_mut().enumerate() {
+        let clash = names
+            .iter()
+            .enumerate()
+            .any(|(j, n)| j != i && *n == c.name);
+        if let KeyPart::Attr(a) = &c.part
+            && clash
+            && a.entity != t.entity
+        {
+            c.name = format!("{}_{}", singular(&a.entity), a.column);
+        }
+    }
+    t.columns = cols;
+}
+
+fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
+    let (name, cql_type) = match p {
+        KeyPart::Attr(c) => (
+            c.column.clone(),
+            attr_type(model, c).unwrap_or_else(|| "text".into()),
+        ),
+        KeyPart::Bucket(_, unit) => (
+            unit.clone(),
+            if matches!(unit.as_str(), "hour" | "minute") {
+                "timestamp".into()
+            } else {
+                "date".into()
+            },
+        ),
+        KeyPart::Salt(_) => ("salt".into(), "int".into()),
+    };
+    TableColumn {
+        name,
+        cql_type,
+        role,
+        part: p.clone(),
+    }
+}
+
+/// `orders` → `order`, `categories` → `category`; used for prefixes only.
+pub fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if word.ends_with("ss") {
+        word.to_string()
+    } else {
+        word.strip_suffix('s').unwrap_or(word).to_string()
+    }
+}
+
+/// `<entity>_by_<key>` from the partition key (`customer_id` → `customer`).
+pub fn default_name(t: &TableDesign) -> String {
+    let keys: Vec<String> = t
+        .partition_key
+        .iter()
+        .filter(|p| !matches!(p, KeyPart::Salt(_)))
+        .filter_map(|p| t.column_for(p).map(|c| c.name.clone()))
+        .map(|n| match n.strip_suffix("_id") {
+            Some(stem) if !stem.is_empty() => stem.to_string(),
+            _ => n,
+        })
+        .collect();
+    format!("{}_by_{}", t.entity, keys.join("_and_"))
+}
+
+/// Step 3: one table per key structure, and a query whose equalities cover
+/// another table's partition key plus a clustering prefix is served by it.
+pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
+    let mut out: Vec<TableDesign> = Vec::new();
+    for t in tables.drain(..) {
+        if let Some(same) = out.iter_mut().find(|o| {
+            o.key_signature() == t.key_signature()
+                && o.entity == t.entity
+                && (t.name.is_empty() || o.name.is_empty() || o.name == t.name)
+        }) {
+            absorb(same, t, model, "has the same key structure");
+        } else {
+            out.push(t);
+        }
+    }
+    let mut i = 0;
+    while i < out.len() {
+        let host = (0..out.len()).find(|&j| {
+            j != i
+                && out
+                    .get(i)
+                    .zip(out.get(j))
+                    .is_some_and(|(x, h)| serves(h, x))
+        });
+        match host {
+            Some(j) => {
+                let x = out.remove(i);
+                let j = if j > i { j - 1 } else { j };
+                if let Some(h) = out.get_mut(j) {
+                    absorb(h, x, model, "is served by a prefix of its primary key");
+                }
+                i = 0;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// True when `host` answers `x`'s query: same entity, host's partition key
+/// within x's, the rest of x's key attributes a clustering prefix of host's.
+fn serves(host: &TableDesign, x: &TableDesign) -> bool {
+    if host.entity != x.entity
+        || host.partition_key == x.partition_key
+        || !host
+            .partition_key
+            .iter()
+            .all(|p| x.partition_key.contains(p))
+    {
+        return false;
+    }
+    let mut extra: Vec<&KeyPart> = x
+        .partition_key
+        .iter()
+        .filter(|p| !host.partition_key.contains(p))
+        .collect();
+    let mut prefix: Vec<&KeyPart> = host
+        .clustering
+        .iter()
+        .take(extra.len())
+        .map(|(p, _)| p)
+        .collect();
+    if prefix.len() != extra.len() {
+        return false;
+    }
+    extra.sort();
+    prefix.sort();
+    let rest: Vec<&KeyPart> = host
+        .clustering
+        .iter()
+        .skip(extra.len())
+        .map(|(p, _)| p)
+        .collect();
+    extra == prefix && x.clustering.iter().all(|(p, _)| rest.contains(&p))
+}
+
+fn absorb(host: &mut TableDesign, x: TableDesign, model: &Model, why: &str) {
+    for q in &x.queries {
+        if !host.queries.contains(q) {
+            host.queries.push(q.clone());
+        }
+    }
+    host.decisions.push(format!(
+        "{} merged here: its table {why}",
+        x.queries.join(", ")
+    ));
+    for class in x.classes {
+        if !host.classes.contains(&class) {
+            host.classes.push(class);
+        }
+    }
+    let wanted: Vec<ColRef> = x
+        .columns
+        .iter()
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    let by_partition: Vec<ColRef> = host
+        .columns
+        .iter()
+        .filter(|c| c.role == Role::Static)
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    if host.name.is_empty() {
+        host.name = x.name;
+    }
+    add_columns(model, host, &wanted, &by_partition);
+}

@@ -1,0 +1,68 @@
+//! What can go wrong while designing: every error names the place (1-based line
+//! and column of the input file) and the construct.
+
+use thiserror::Error;
+
+/// Which input an error points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Model,
+    Queries,
+    Stats,
+}
+
+impl Source {
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Model => "model",
+            Source::Queries => "queries",
+            Source::Stats => "stats",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DesignErrorKind {
+    /// SQL the parser rejects.
+    Syntax,
+    /// Valid SQL outside the subset the designer understands.
+    Unsupported,
+    UnknownTable,
+    UnknownColumn,
+    /// A join whose condition follows no foreign key.
+    NoForeignKeyPath,
+    /// Annotations that contradict each other or cannot be read.
+    Annotation,
+    /// The statistics file does not fit the model.
+    Stats,
+    /// The model itself is unusable (no table, a table without primary key).
+    Model,
+}
+
+/// One input error, with its place.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}:{line}:{column}: {message}", source_file.label())]
+pub struct DesignError {
+    pub kind: DesignErrorKind,
+    pub source_file: Source,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl DesignError {
+    pub fn new(
+        kind: DesignErrorKind,
+        source_file: Source,
+        (line, column): (usize, usize),
+        message: impl Into<String>,
+    ) -> Self {
+        DesignError {
+            kind,
+            source_file,
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}

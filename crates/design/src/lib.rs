@@ -1,0 +1,39 @@
+//! `cqlmodel design`: from a relational model (PostgreSQL DDL) and its SQL
+//! queries to a Cassandra schema, the CQL of every query, write paths and a
+//! report, by the four steps of query-driven modeling.
+//!
+//! ```
+//! use cqlmodel_design::{DesignInput, design};
+//!
+//! let model = "CREATE TABLE readings (device_id text, ts timestamptz, temp float8,
+//!              PRIMARY KEY (device_id, ts));";
+//! let queries = "-- @name last_day @rate 200/s
+//!                SELECT ts, temp FROM readings WHERE device_id = $1 AND ts > $2 ORDER BY ts DESC;";
+//! let d = design(&DesignInput { keyspace: "iot", model_sql: model, queries_sql: Some(queries), stats_toml: None })?;
+//! assert_eq!(d.tables[0].name, "readings_by_device");
+//! assert_eq!(
+//!     d.queries[0].cql.as_deref(),
+//!     Some("SELECT ts, temp FROM iot.readings_by_device WHERE device_id = ? AND ts > ?")
+//! );
+//! # Ok::<(), cqlmodel_design::DesignError>(())
+//! ```
+
+pub mod chebotko;
+pub mod derive;
+pub mod error;
+pub mod output;
+pub mod pgtypes;
+pub mod plan;
+pub mod querylist;
+pub mod reads;
+pub mod relational;
+pub mod report;
+pub mod schema_out;
+pub mod select;
+pub mod split;
+pub mod writes;
+
+pub use error::{DesignError, DesignErrorKind, Source};
+pub use output::{files, write_design};
+pub use plan::{Design, DesignInput, design};
+pub use report::{json, report_md};

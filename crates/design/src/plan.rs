@@ -1,0 +1,579 @@
+//! The whole design: parse, derive, merge, size, choose compaction, plan reads
+//! and writes.
+
+use std::collections::BTreeMap;
+
+use cqlmodel_stats::{
+    BucketUnit, ColumnStats, Distribution, RecommendationKind, Retention, Stats, TableStats,
+    Volume, estimate_table, load_stats,
+};
+use serde::Serialize;
+
+use crate::derive::{KeyPart, OffPath, Role, TableDesign, default_name, merge, table_for};
+use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::querylist::{Body, QuerySpec, parse_queries};
+use crate::reads::{QueryPlan, select_cql};
+use crate::relational::{Model, parse_model};
+use crate::schema_out::{keyspace_cql, table_cql};
+use crate::split::line_col;
+use crate::writes::{WritePath, write_paths};
+
+/// What `design` reads.
+#[derive(Debug, Clone, Copy)]
+pub struct DesignInput<'a> {
+    pub keyspace: &'a str,
+    /// PostgreSQL DDL (`pg_dump --schema-only`).
+    pub model_sql: &'a str,
+    /// The annotated query list, if any.
+    pub queries_sql: Option<&'a str>,
+    /// The statistics file, keyed by the model's table names.
+    pub stats_toml: Option<&'a str>,
+}
+
+/// Everything `design` decides.
+#[derive(Debug, Clone, Serialize)]
+pub struct Design {
+    pub keyspace: String,
+    pub tables: Vec<TableDesign>,
+    pub queries: Vec<QueryPlan>,
+    pub write_paths: Vec<WritePath>,
+    pub warnings: Vec<String>,
+    #[serde(skip)]
+    pub model: Model,
+    #[serde(skip)]
+    pub specs: Vec<QuerySpec>,
+    /// The statistics carried over to the designed tables (for `review --stats`).
+    #[serde(skip)]
+    pub table_stats: Stats,
+}
+
+impl Design {
+    pub fn schema_cql(&self) -> String {
+        let mut s = keyspace_cql(&self.keyspace);
+        for t in &self.tables {
+            s.push('\n');
+            s.push_str(&table_cql(&self.keyspace, t));
+        }
+        s
+    }
+
+    /// The reads with their `@name` annotations, and the write-path statements.
+    pub fn queries_cql(&self) -> String {
+        let mut s = String::new();
+        for q in &self.queries {
+            let Some(cql) = &q.cql else { continue };
+            s.push_str(&annotation(
+                &q.name,
+                q.rate,
+                q.consistency.as_deref(),
+                q.page,
+            ));
+            s.push_str(cql);
+            s.push_str(";\n\n");
+        }
+        for w in &self.write_paths {
+            for (i, st) in w.statements.iter().enumerate() {
+                let name = if w.statements.len() == 1 {
+                    w.name.clone()
+                } else {
+                    format!("{}_{}", w.name, i + 1)
+                };
+                s.push_str(&annotation(&name, w.rate, w.consistency.as_deref(), None));
+                s.push_str(&st.cql);
+                s.push_str(";\n\n");
+            }
+        }
+        s
+    }
+}
+
+fn annotation(name: &str, rate: Option<f64>, cl: Option<&str>, page: Option<u64>) -> String {
+    let mut s = format!("-- @name {name}");
+    if let Some(r) = rate {
+        s.push_str(&format!(" @rate {}/s", trim_float(r)));
+    }
+    if let Some(c) = cl {
+        s.push_str(&format!(" @cl {c}"));
+    }
+    if let Some(p) = page {
+        s.push_str(&format!(" @page {p}"));
+    }
+    s.push('\n');
+    s
+}
+
+/// The keyspace the statistics file's entity names resolve in: PostgreSQL's
+/// default schema, so that `"public.readings"` and `readings` both work.
+pub const MODEL_KEYSPACE: &str = "public";
+
+pub(crate) fn entity_key(entity: &str) -> String {
+    format!("{MODEL_KEYSPACE}.{entity}")
+}
+
+pub(crate) fn trim_float(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
+    let model = parse_model(input.model_sql)?;
+    let specs = match input.queries_sql {
+        Some(text) => parse_queries(&model, text)?,
+        None => Vec::new(),
+    };
+    let entity_stats = match input.stats_toml {
+        Some(text) => Some(load_entity_stats(&model, text)?),
+        None => None,
+    };
+    let mut warnings = Vec::new();
+    let mut candidates = Vec::new();
+    let mut off: BTreeMap<String, OffPath> = BTreeMap::new();
+    for q in &specs {
+        if let Body::Select(spec) = &q.body {
+            match table_for(&model, q, spec) {
+                Ok(t) => candidates.push(t),
+                Err(o) => {
+                    off.insert(q.name.clone(), o);
+                }
+            }
+        }
+    }
+    if specs.iter().all(|q| !matches!(q.body, Body::Select(_))) {
+        warnings.push("no SELECT in the query list: one table per entity, keyed by its primary key (list the queries to get query-driven tables)".into());
+        for e in &model.entities {
+            candidates.push(crate::writes::by_primary_key(&model, e));
+        }
+    }
+    let mut tables = merge(candidates, &model);
+    name_tables(&mut tables);
+    let mut table_stats = Stats::default();
+    if let Some(stats) = &entity_stats {
+        table_stats.thresholds = stats.thresholds;
+        size_tables(
+            &model,
+            input.keyspace,
+            stats,
+            &mut tables,
+            &mut table_stats,
+            &mut warnings,
+        )?;
+    }
+    choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
+
+    let mut queries = Vec::new();
+    for q in &specs {
+        let Body::Select(spec) = &q.body else {
+            continue;
+        };
+        if let Some(o) = off.remove(&q.name) {
+            queries.push(QueryPlan {
+                name: q.name.clone(),
+                table: None,
+                cql: None,
+                partitions: None,
+                rows_read: None,
+                rate: q.rate,
+                consistency: q.consistency.clone(),
+                page: q.page,
+                off_path: Some(o),
+                notes: Vec::new(),
+            });
+            continue;
+        }
+        let Some(t) = tables.iter().find(|t| t.queries.contains(&q.name)) else {
+            continue;
+        };
+        let ts = table_stats
+            .tables
+            .get(&format!("{}.{}", input.keyspace, t.name));
+        let fanout = entity_stats
+            .as_ref()
+            .and_then(|s| s.queries.get(&q.name))
+            .and_then(|qs| qs.span)
+            .or_else(|| ts.and_then(|s| s.query_span))
+            .unwrap_or(86_400);
+        let width = t.partition_key.iter().find_map(|p| match p {
+            KeyPart::Bucket(_, unit) => BucketUnit::parse(unit).map(BucketUnit::seconds),
+            _ => None,
+        });
+        let bucket_fanout = width.map_or(1, |w| cqlmodel_stats::time_fanout(fanout, w));
+        let rows_pp = rows_per_partition(input.keyspace, t, &table_stats);
+        queries.push(select_cql(
+            input.keyspace,
+            t,
+            q,
+            spec,
+            bucket_fanout,
+            rows_pp,
+        ));
+    }
+    let write_paths = write_paths(
+        &model,
+        &specs,
+        &tables,
+        input.keyspace,
+        entity_stats.as_ref(),
+        &mut warnings,
+    );
+    Ok(Design {
+        keyspace: input.keyspace.to_string(),
+        tables,
+        queries,
+        write_paths,
+        warnings,
+        model,
+        specs,
+        table_stats,
+    })
+}
+
+fn name_tables(tables: &mut [TableDesign]) {
+    let mut used: Vec<String> = Vec::new();
+    for t in tables.iter_mut() {
+        let base = if t.name.is_empty() {
+            default_name(t)
+        } else {
+            t.name.clone()
+        };
+        let mut name = base.clone();
+        let mut n = 2;
+        while used.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        used.push(name.clone());
+        t.name = name;
+    }
+}
+
+/// The conceptual schema (one CQL table per entity, keyed by its primary key),
+/// only to read the statistics file with the size command's own loader.
+fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
+    use cqlmodel_cql::keywords::quote_ident;
+    let keyspace = MODEL_KEYSPACE;
+    let mut ddl = format!(
+        "CREATE KEYSPACE {} WITH replication = {{'class': 'SimpleStrategy', 'replication_factor': 1}};\n",
+        quote_ident(keyspace)
+    );
+    for e in &model.entities {
+        let cols: Vec<String> = e
+            .attributes
+            .iter()
+            .map(|a| format!("{} {}", quote_ident(&a.name), a.cql_type))
+            .collect();
+        let pk: Vec<String> = e.primary_key.iter().map(|c| quote_ident(c)).collect();
+        ddl.push_str(&format!(
+            "CREATE TABLE {}.{} ({}, PRIMARY KEY (({})));\n",
+            quote_ident(keyspace),
+            quote_ident(&e.name),
+            cols.join(", "),
+            pk.join(", ")
+        ));
+    }
+    let schema = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements).schema;
+    load_stats(text, &schema).map_err(|errors| {
+        let first = errors.first();
+        let at = first.map_or((1, 1), |e| line_col(text, e.span.start));
+        let message = first.map_or_else(|| "statistics file error".to_string(), |e| e.to_string());
+        DesignError::new(DesignErrorKind::Stats, Source::Stats, at, message)
+    })
+}
+
+/// The entity's statistics renamed to the table's columns.
+fn derived_stats(t: &TableDesign, stats: &Stats) -> TableStats {
+    let base = stats
+        .tables
+        .get(&entity_key(&t.entity))
+        .cloned()
+        .unwrap_or_default();
+    let mut ts = TableStats {
+        columns: BTreeMap::new(),
+        span: None,
+        request_rate: None,
+        ..base
+    };
+    for c in &t.columns {
+        let cs = match &c.part {
+            KeyPart::Attr(a) => stats
+                .tables
+                .get(&entity_key(&a.entity))
+                .and_then(|s| s.column(&a.column))
+                .cloned(),
+            KeyPart::Bucket(_, unit) => Some(ColumnStats {
+                bucket: BucketUnit::parse(unit),
+                ..ColumnStats::default()
+            }),
+            KeyPart::Salt(n) => Some(ColumnStats {
+                distinct: Some(f64::from(*n)),
+                distribution: Some(Distribution::Uniform),
+                ..ColumnStats::default()
+            }),
+        };
+        if let Some(cs) = cs {
+            ts.columns.insert(c.name.clone(), cs);
+        }
+    }
+    ts
+}
+
+fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
+    let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
+    let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
+    build.errors.is_empty().then_some(build.schema)
+}
+
+/// Sizes every table with the size command's estimator; a partition over the
+/// limits gets the recommended time bucket or salt.
+fn size_tables(
+    model: &Model,
+    keyspace: &str,
+    stats: &Stats,
+    tables: &mut Vec<TableDesign>,
+    out: &mut Stats,
+    warnings: &mut Vec<String>,
+) -> Result<(), DesignError> {
+    let mut extra = Vec::new();
+    for t in tables.iter_mut() {
+        let ts = derived_stats(t, stats);
+        let Some(schema) = build_one(keyspace, t) else {
+            continue;
+        };
+        let Some(table) = schema.table(keyspace, &t.name) else {
+            continue;
+        };
+        let estimate = estimate_table(table, &ts, &stats.thresholds);
+        if estimate.exceeds.is_empty() {
+            t.decisions.push(format!(
+                "sizing: largest partition {} rows, {} bytes: within the limits",
+                trim_float(estimate.sizes.rows.max.round()),
+                trim_float(estimate.sizes.bytes.max.round())
+            ));
+        } else if let Some(rec) = &estimate.recommendation {
+            let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+            match rec.kind {
+                RecommendationKind::TimeBucket(unit) => {
+                    let source = t.clustering.iter().find_map(|(p, _)| match p {
+                        KeyPart::Attr(c)
+                            if crate::derive::attr_type(model, c)
+                                .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
+                        {
+                            Some(c.clone())
+                        }
+                        _ => None,
+                    });
+                    if let Some(src) = source {
+                        t.partition_key
+                            .push(KeyPart::Bucket(src.clone(), unit.name().into()));
+                        t.decisions.push(format!(
+                            "sizing: partitions exceed {} ({}); a `{}` bucket of `{}` joins the partition key: {}",
+                            over.join(", "), rec.summary, unit.name(), src.column, rec.summary
+                        ));
+                    } else {
+                        let n = salt_that_fits(keyspace, t, stats);
+                        t.partition_key.push(KeyPart::Salt(n));
+                        t.decisions.push(format!(
+                            "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                            over.join(", ")
+                        ));
+                        extra.push(t.entity.clone());
+                    }
+                }
+                RecommendationKind::Salt(n) => {
+                    t.partition_key.push(KeyPart::Salt(n));
+                    t.decisions.push(format!(
+                        "sizing: partitions exceed {} (a skewed key runs hot); salt {n} joins the partition key, so a read of one key fans out to {n} partitions: {}",
+                        over.join(", "), rec.summary
+                    ));
+                    extra.push(t.entity.clone());
+                }
+            }
+            let wanted: Vec<_> = t
+                .columns
+                .iter()
+                .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+                .filter_map(|c| match &c.part {
+                    KeyPart::Attr(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect();
+            let statics: Vec<_> = Vec::new();
+            crate::derive::add_columns(model, t, &wanted, &statics);
+        } else {
+            warnings.push(format!(
+                "{}: partitions exceed {:?} and no bucket or salt fixes them",
+                t.name, estimate.exceeds
+            ));
+        }
+        out.tables
+            .insert(format!("{keyspace}.{}", t.name), derived_stats(t, stats));
+    }
+    // A salted key loses its one-partition path: the entity's own table keeps it.
+    for entity in extra {
+        let Some(e) = model.entity(&entity) else {
+            continue;
+        };
+        let by_pk = crate::writes::by_primary_key(model, e);
+        if !tables.iter().any(|t| {
+            t.entity == entity && t.partition_key == by_pk.partition_key && t.clustering.is_empty()
+        }) {
+            let mut t = by_pk;
+            let base = format!(
+                "{}_by_{}",
+                crate::derive::singular(&entity),
+                e.primary_key.join("_and_")
+            );
+            let mut name = base.clone();
+            let mut n = 2;
+            while tables.iter().any(|x| x.name == name) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            t.name = name;
+            t.decisions.push(format!("added because `{entity}` rows are salted elsewhere: this table serves a lookup by the primary key in one partition"));
+            out.tables
+                .insert(format!("{keyspace}.{}", t.name), derived_stats(&t, stats));
+            tables.push(t);
+        }
+    }
+    Ok(())
+}
+
+/// The smallest power-of-two salt that brings the table's partitions within the limits.
+fn salt_that_fits(keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
+    let mut n: u32 = 2;
+    while n < (1 << 20) {
+        let mut salted = t.clone();
+        salted.partition_key.push(KeyPart::Salt(n));
+        salted.columns.insert(
+            0,
+            crate::derive::TableColumn {
+                name: "salt".into(),
+                cql_type: "int".into(),
+                role: Role::PartitionKey,
+                part: KeyPart::Salt(n),
+            },
+        );
+        let ts = derived_stats(&salted, stats);
+        let fits = build_one(keyspace, &salted).is_some_and(|schema| {
+            schema.table(keyspace, &salted.name).is_some_and(|table| {
+                estimate_table(table, &ts, &stats.thresholds)
+                    .exceeds
+                    .is_empty()
+            })
+        });
+        if fits {
+            return n;
+        }
+        n *= 2;
+    }
+    n
+}
+
+fn rows_per_partition(keyspace: &str, t: &TableDesign, stats: &Stats) -> Option<f64> {
+    let ts = stats.tables.get(&format!("{keyspace}.{}", t.name))?;
+    let schema = build_one(keyspace, t)?;
+    let table = schema.table(keyspace, &t.name)?;
+    Some(
+        estimate_table(table, ts, &stats.thresholds)
+            .sizes
+            .rows
+            .mean
+            .round()
+            .max(1.0),
+    )
+}
+
+/// TWCS for append-only time series with a TTL, LCS for read-heavy or
+/// update-heavy tables, STCS otherwise.
+fn choose_compaction(
+    model: &Model,
+    specs: &[QuerySpec],
+    stats: Option<&Stats>,
+    tables: &mut [TableDesign],
+) {
+    for t in tables.iter_mut() {
+        let retention = stats
+            .and_then(|s| s.tables.get(&entity_key(&t.entity)))
+            .map(|s| s.retention);
+        t.ttl = match retention {
+            Some(Retention::Seconds(s)) => Some(s),
+            _ => None,
+        };
+        let mutations: Vec<&crate::querylist::MutationSpec> = specs
+            .iter()
+            .filter_map(|q| match &q.body {
+                Body::Mutation(m) if m.entity == t.entity => Some(m),
+                _ => None,
+            })
+            .collect();
+        let rate_of = |kind: crate::querylist::MutationKind| -> f64 {
+            specs
+                .iter()
+                .filter_map(|q| match &q.body {
+                    Body::Mutation(m) if m.entity == t.entity && m.kind == kind => {
+                        Some(q.rate.unwrap_or(0.0))
+                    }
+                    _ => None,
+                })
+                .sum()
+        };
+        let inserts = rate_of(crate::querylist::MutationKind::Insert);
+        let updates = rate_of(crate::querylist::MutationKind::Update)
+            + rate_of(crate::querylist::MutationKind::Delete);
+        let reads: f64 = specs
+            .iter()
+            .filter(|q| t.queries.contains(&q.name))
+            .filter_map(|q| q.rate)
+            .sum();
+        let append_only = !mutations.is_empty()
+            && mutations
+                .iter()
+                .all(|m| m.kind == crate::querylist::MutationKind::Insert);
+        let time_clustered = t.clustering.first().is_some_and(|(p, _)| matches!(p, KeyPart::Attr(c) if crate::derive::attr_type(model, c).is_some_and(|ty| crate::pgtypes::is_time(&ty))));
+        let growing = stats
+            .and_then(|s| s.tables.get(&entity_key(&t.entity)))
+            .is_some_and(|s| matches!(s.volume, Volume::Growth { .. }));
+        let (class, reason) = if t.ttl.is_some() && append_only && time_clustered {
+            (
+                "TimeWindowCompactionStrategy",
+                "append-only time series with a TTL: whole SSTables expire by time window"
+                    .to_string(),
+            )
+        } else if reads > 0.0 && reads >= inserts + updates {
+            (
+                "LeveledCompactionStrategy",
+                format!(
+                    "read-heavy ({}/s reads vs {}/s writes): LCS bounds the SSTables a read touches",
+                    trim_float(reads),
+                    trim_float(inserts + updates)
+                ),
+            )
+        } else if updates > 0.0 && updates >= inserts {
+            (
+                "LeveledCompactionStrategy",
+                format!(
+                    "update-heavy ({}/s updates and deletes vs {}/s inserts): LCS keeps a row's versions together",
+                    trim_float(updates),
+                    trim_float(inserts)
+                ),
+            )
+        } else {
+            (
+                "SizeTieredCompactionStrategy",
+                if growing {
+                    "write-heavy or rates unknown: STCS, the default".into()
+                } else {
+                    "no read- or update-heavy signal: STCS, the default".into()
+                },
+            )
+        };
+        t.compaction = class.into();
+        t.compaction_reason = reason;
+        if let Some(ttl) = t.ttl {
+            t.decisions.push(format!(
+                "default_time_to_live {ttl} s from the retention of `{}`",
+                t.entity
+            ));
+        }
+    }
+}

@@ -1,0 +1,447 @@
+//! The conceptual model: PostgreSQL DDL as `pg_dump --schema-only` writes it,
+//! read with `sqlparser` into entities, keys and foreign keys.
+
+use sqlparser::ast::{
+    AlterTableOperation, ColumnOption, CreateTable, ObjectName, Statement, TableConstraint,
+    UserDefinedTypeRepresentation,
+};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
+
+use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::pgtypes::cql_type;
+use crate::split::{Chunk, split_statements};
+
+/// One column of an entity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    pub name: String,
+    /// As written in the DDL (`character varying(80)`).
+    pub pg_type: String,
+    pub cql_type: String,
+}
+
+/// `FOREIGN KEY (columns) REFERENCES table (referenced)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForeignKey {
+    pub columns: Vec<String>,
+    pub table: String,
+    pub referenced: Vec<String>,
+}
+
+/// One relational table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entity {
+    pub name: String,
+    pub attributes: Vec<Attribute>,
+    pub primary_key: Vec<String>,
+    pub uniques: Vec<Vec<String>>,
+    pub foreign_keys: Vec<ForeignKey>,
+    pub line: usize,
+}
+
+impl Entity {
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// The primary key and every unique constraint: the column sets that pick one row.
+    pub fn keys(&self) -> impl Iterator<Item = &Vec<String>> {
+        std::iter::once(&self.primary_key)
+            .filter(|k| !k.is_empty())
+            .chain(self.uniques.iter())
+    }
+}
+
+/// The whole model.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Model {
+    pub entities: Vec<Entity>,
+}
+
+impl Model {
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// The foreign keys between `a` and `b` (either direction), as
+    /// `(child, fk)` pairs.
+    pub fn links<'a>(&'a self, a: &str, b: &str) -> Vec<(&'a Entity, &'a ForeignKey)> {
+        let mut out = Vec::new();
+        for e in &self.entities {
+            for fk in &e.foreign_keys {
+                if (e.name == a && fk.table == b) || (e.name == b && fk.table == a) {
+                    out.push((e, fk));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The last part of a possibly schema-qualified name, unquoted, lower-cased
+/// unless it was quoted.
+pub fn object_name(name: &ObjectName) -> String {
+    let text = name.to_string();
+    let last = text.rsplit('.').next().unwrap_or(&text);
+    unquote(last)
+}
+
+pub fn unquote(s: &str) -> String {
+    match s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => inner.replace("\"\"", "\""),
+        None => s.to_ascii_lowercase(),
+    }
+}
+
+/// Statements `pg_dump` writes that say nothing about entities and keys.
+const IGNORED: &[&str] = &[
+    "SET",
+    "SELECT",
+    "COMMENT",
+    "GRANT",
+    "REVOKE",
+    "CREATE SEQUENCE",
+    "ALTER SEQUENCE",
+    "CREATE EXTENSION",
+    "CREATE SCHEMA",
+    "ALTER SCHEMA",
+    "CREATE INDEX",
+    "CREATE UNIQUE",
+    "CREATE FUNCTION",
+    "CREATE OR",
+    "CREATE TRIGGER",
+    "CREATE VIEW",
+    "CREATE MATERIALIZED",
+    "ALTER FUNCTION",
+    "ALTER TYPE",
+    "ALTER DEFAULT",
+    "CREATE DOMAIN",
+    "CREATE POLICY",
+    "CREATE PUBLICATION",
+    "ALTER VIEW",
+    "ALTER MATERIALIZED",
+    "SELECT",
+    "BEGIN",
+    "COMMIT",
+];
+
+pub fn parse_model(text: &str) -> Result<Model, DesignError> {
+    let chunks = split_statements(text);
+    let mut enums = Vec::new();
+    let mut tables: Vec<(CreateTable, usize)> = Vec::new();
+    let mut alters: Vec<(String, TableConstraint, (usize, usize))> = Vec::new();
+    for chunk in &chunks {
+        let one = chunk.keyword(0);
+        let two = format!("{one} {}", chunk.keyword(1));
+        if IGNORED.contains(&one.as_str()) || IGNORED.contains(&two.as_str()) {
+            continue;
+        }
+        let statement = parse_one(chunk, Source::Model)?;
+        let at = (chunk.line, chunk.column);
+        match statement {
+            Statement::CreateTable(ct) => tables.push((ct, chunk.line)),
+            Statement::CreateType {
+                name,
+                representation: Some(UserDefinedTypeRepresentation::Enum { .. }),
+            } => enums.push(object_name(&name)),
+            Statement::AlterTable(alter) => {
+                let table = object_name(&alter.name);
+                for op in alter.operations {
+                    if let AlterTableOperation::AddConstraint { constraint, .. } = op {
+                        alters.push((table.clone(), constraint, at));
+                    }
+                }
+            }
+            other => {
+                return Err(DesignError::new(
+                    DesignErrorKind::Unsupported,
+                    Source::Model,
+                    at,
+                    format!(
+                        "`{}` is outside the supported DDL subset (CREATE TABLE, CREATE TYPE … AS ENUM, ALTER TABLE … ADD CONSTRAINT)",
+                        statement_kind(&other)
+                    ),
+                ));
+            }
+        }
+    }
+    let mut model = Model::default();
+    for (ct, line) in tables {
+        model.entities.push(entity(&ct, line, &enums)?);
+    }
+    for (table, constraint, at) in alters {
+        let Some(e) = model.entities.iter_mut().find(|e| e.name == table) else {
+            return Err(DesignError::new(
+                DesignErrorKind::UnknownTable,
+                Source::Model,
+                at,
+                format!("ALTER TABLE on unknown table `{table}`"),
+            ));
+        };
+        add_constraint(e, &constraint);
+    }
+    check(&model)?;
+    Ok(model)
+}
+
+pub(crate) fn parse_one(chunk: &Chunk, source: Source) -> Result<Statement, DesignError> {
+    let padded = chunk.padded();
+    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &padded).map_err(|e| {
+        let message = e.to_string();
+        let at = location_of(&message).unwrap_or((chunk.line, chunk.column));
+        let clean = message
+            .split(" at Line:")
+            .next()
+            .unwrap_or(&message)
+            .trim_start_matches("sql parser error: ")
+            .to_string();
+        DesignError::new(DesignErrorKind::Syntax, source, at, clean)
+    })?;
+    if parsed.len() != 1 {
+        return Err(DesignError::new(
+            DesignErrorKind::Syntax,
+            source,
+            (chunk.line, chunk.column),
+            "expected one statement",
+        ));
+    }
+    parsed.pop().ok_or_else(|| {
+        DesignError::new(
+            DesignErrorKind::Syntax,
+            source,
+            (chunk.line, chunk.column),
+            "empty",
+        )
+    })
+}
+
+/// sqlparser ends its messages with `at Line: 3, Column: 14`.
+fn location_of(message: &str) -> Option<(usize, usize)> {
+    let rest = message.rsplit("Line: ").next()?;
+    let (line, col) = rest.split_once(", Column: ")?;
+    let col: String = col.chars().take_while(char::is_ascii_digit).collect();
+    Some((line.trim().parse().ok()?, col.parse().ok()?))
+}
+
+pub(crate) fn statement_kind(s: &Statement) -> String {
+    let text = s.to_string();
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, DesignError> {
+    let name = object_name(&ct.name);
+    let mut e = Entity {
+        name: name.clone(),
+        attributes: Vec::new(),
+        primary_key: Vec::new(),
+        uniques: Vec::new(),
+        foreign_keys: Vec::new(),
+        line,
+    };
+    for col in &ct.columns {
+        let pg_type = col.data_type.to_string();
+        let column = unquote(&col.name.to_string());
+        let Some(cql) = cql_type(&pg_type, enums) else {
+            return Err(DesignError::new(
+                DesignErrorKind::Unsupported,
+                Source::Model,
+                (line, 1),
+                format!(
+                    "column `{name}.{column}` has type `{pg_type}`, which has no CQL counterpart in the type table"
+                ),
+            ));
+        };
+        for opt in &col.options {
+            match &opt.option {
+                ColumnOption::PrimaryKey(_) => e.primary_key = vec![column.clone()],
+                ColumnOption::Unique(_) => e.uniques.push(vec![column.clone()]),
+                ColumnOption::ForeignKey(fk) => e.foreign_keys.push(ForeignKey {
+                    columns: vec![column.clone()],
+                    table: object_name(&fk.foreign_table),
+                    referenced: fk
+                        .referred_columns
+                        .iter()
+                        .map(|c| unquote(&c.to_string()))
+                        .collect(),
+                }),
+                _ => {}
+            }
+        }
+        e.attributes.push(Attribute {
+            name: column,
+            pg_type,
+            cql_type: cql,
+        });
+    }
+    for c in &ct.constraints {
+        add_constraint(&mut e, c);
+    }
+    Ok(e)
+}
+
+fn index_columns(cols: &[sqlparser::ast::IndexColumn]) -> Vec<String> {
+    cols.iter()
+        .map(|c| unquote(&c.column.expr.to_string()))
+        .collect()
+}
+
+fn add_constraint(e: &mut Entity, c: &TableConstraint) {
+    match c {
+        TableConstraint::PrimaryKey(pk) => e.primary_key = index_columns(&pk.columns),
+        TableConstraint::Unique(u) => e.uniques.push(index_columns(&u.columns)),
+        TableConstraint::ForeignKey(fk) => e.foreign_keys.push(ForeignKey {
+            columns: fk.columns.iter().map(|c| unquote(&c.to_string())).collect(),
+            table: object_name(&fk.foreign_table),
+            referenced: fk
+                .referred_columns
+                .iter()
+                .map(|c| unquote(&c.to_string()))
+                .collect(),
+        }),
+        _ => {}
+    }
+}
+
+/// Every entity has a primary key; keys and foreign keys name real columns.
+fn check(model: &Model) -> Result<(), DesignError> {
+    let err = |e: &Entity, m: String| {
+        Err(DesignError::new(
+            DesignErrorKind::Model,
+            Source::Model,
+            (e.line, 1),
+            m,
+        ))
+    };
+    if model.entities.is_empty() {
+        return Err(DesignError::new(
+            DesignErrorKind::Model,
+            Source::Model,
+            (1, 1),
+            "the model has no CREATE TABLE",
+        ));
+    }
+    for e in &model.entities {
+        if e.primary_key.is_empty() {
+            return err(
+                e,
+                format!(
+                    "table `{}` has no primary key: the designer needs one per entity to keep rows unique",
+                    e.name
+                ),
+            );
+        }
+        for c in e
+            .keys()
+            .flatten()
+            .chain(e.foreign_keys.iter().flat_map(|f| &f.columns))
+        {
+            if e.attribute(c).is_none() {
+                return err(
+                    e,
+                    format!("constraint of `{}` names unknown column `{c}`", e.name),
+                );
+            }
+        }
+        for fk in &e.foreign_keys {
+            let Some(parent) = model.entity(&fk.table) else {
+                return err(
+                    e,
+                    format!(
+                        "foreign key of `{}` references unknown table `{}`",
+                        e.name, fk.table
+                    ),
+                );
+            };
+            let referenced = if fk.referenced.is_empty() {
+                &parent.primary_key
+            } else {
+                &fk.referenced
+            };
+            if let Some(c) = referenced.iter().find(|c| parent.attribute(c).is_none()) {
+                return err(
+                    e,
+                    format!(
+                        "foreign key of `{}` references unknown column `{}.{c}`",
+                        e.name, fk.table
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DUMP: &str = r#"
+SET statement_timeout = 0;
+SELECT pg_catalog.set_config('search_path', '', false);
+CREATE TYPE public.status AS ENUM ('new', 'paid');
+CREATE TABLE public.customers (
+    id bigint NOT NULL,
+    email character varying(200) NOT NULL
+);
+ALTER TABLE public.customers OWNER TO app;
+CREATE SEQUENCE public.customers_id_seq START WITH 1 INCREMENT BY 1 NO MINVALUE NO MAXVALUE CACHE 1;
+CREATE TABLE public.orders (
+    id bigint NOT NULL,
+    customer_id bigint NOT NULL,
+    status public.status,
+    tags text[],
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.customers ADD CONSTRAINT customers_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.customers ADD CONSTRAINT customers_email_key UNIQUE (email);
+ALTER TABLE ONLY public.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.orders
+    ADD CONSTRAINT orders_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(id);
+COMMENT ON TABLE public.orders IS 'orders; all of them';
+"#;
+
+    #[test]
+    fn reads_a_pg_dump_schema() {
+        let model = parse_model(DUMP).map_err(|e| e.to_string());
+        let model = model.as_ref().map_err(String::as_str);
+        let Ok(model) = model else {
+            panic!("{model:?}")
+        };
+        let orders = model
+            .entity("orders")
+            .cloned()
+            .unwrap_or_else(|| panic!("orders"));
+        assert_eq!(orders.primary_key, ["id"]);
+        assert_eq!(orders.foreign_keys[0].table, "customers");
+        assert_eq!(
+            orders.attribute("status").map(|a| a.cql_type.as_str()),
+            Some("text")
+        );
+        assert_eq!(
+            orders.attribute("tags").map(|a| a.cql_type.as_str()),
+            Some("list<text>")
+        );
+        let customers = model.entity("customers").map(|e| e.uniques.clone());
+        assert_eq!(customers, Some(vec![vec!["email".to_string()]]));
+    }
+
+    #[test]
+    fn a_syntax_error_names_line_and_column() {
+        let err = parse_model("CREATE TABLE t (\n  id int PRIMARY KEY,\n  x int int\n);");
+        let err = err.err().map(|e| (e.kind, e.line));
+        assert_eq!(err, Some((DesignErrorKind::Syntax, 3)));
+    }
+
+    #[test]
+    fn unsupported_statements_are_named() {
+        let err = parse_model("CREATE TABLE t (id int PRIMARY KEY);\nDROP TABLE t;");
+        let err = err
+            .err()
+            .map(|e| (e.kind, e.line, e.message.contains("DROP TABLE")));
+        assert_eq!(err, Some((DesignErrorKind::Unsupported, 2, true)));
+    }
+}

@@ -1,0 +1,214 @@
+//! `report.md`, the Chebotko diagrams and the JSON summary.
+
+use serde_json::{Value, json};
+
+use crate::chebotko::{self, DiagramColumn, TableDiagram};
+use crate::derive::{Role, TableDesign};
+use crate::plan::{Design, trim_float};
+
+fn diagram_role(r: Role) -> chebotko::Role {
+    match r {
+        Role::PartitionKey => chebotko::Role::PartitionKey,
+        Role::ClusteringAsc => chebotko::Role::ClusteringAsc,
+        Role::ClusteringDesc => chebotko::Role::ClusteringDesc,
+        Role::Static => chebotko::Role::Static,
+        Role::Regular => chebotko::Role::Regular,
+    }
+}
+
+pub fn table_svg(t: &TableDesign) -> String {
+    chebotko::render_svg(&TableDiagram {
+        name: t.name.clone(),
+        columns: t
+            .columns
+            .iter()
+            .map(|c| DiagramColumn {
+                name: c.name.clone(),
+                cql_type: c.cql_type.clone(),
+                role: diagram_role(c.role),
+            })
+            .collect(),
+        queries: t.queries.clone(),
+    })
+}
+
+pub fn flow_svg(d: &Design) -> String {
+    let flows: Vec<(String, String)> = d
+        .queries
+        .iter()
+        .filter_map(|q| q.table.as_ref().map(|t| (q.name.clone(), t.clone())))
+        .collect();
+    chebotko::render_flow_svg(&flows)
+}
+
+/// `--format json`.
+pub fn json(d: &Design) -> Value {
+    let tables: Vec<Value> = d
+        .tables
+        .iter()
+        .map(|t| {
+            let col = |p: &crate::derive::KeyPart| t.column_for(p).map(|c| c.name.clone()).unwrap_or_default();
+            json!({
+                "name": t.name,
+                "entity": t.entity,
+                "partition_key": t.partition_key.iter().map(col).collect::<Vec<_>>(),
+                "clustering": t.clustering.iter().map(|(p, desc)| json!({"column": col(p), "order": if *desc { "DESC" } else { "ASC" }})).collect::<Vec<_>>(),
+                "static": t.columns.iter().filter(|c| c.role == Role::Static).map(|c| c.name.clone()).collect::<Vec<_>>(),
+                "columns": t.columns.iter().map(|c| json!({"name": c.name, "type": c.cql_type})).collect::<Vec<_>>(),
+                "compaction": t.compaction,
+                "default_time_to_live": t.ttl,
+                "queries": t.queries,
+            })
+        })
+        .collect();
+    let queries: Vec<Value> = d
+        .queries
+        .iter()
+        .map(|q| {
+            json!({
+                "name": q.name,
+                "table": q.table,
+                "cql": q.cql,
+                "partitions": q.partitions,
+                "rows_read": q.rows_read,
+                "off_path": q.off_path,
+                "notes": q.notes,
+            })
+        })
+        .collect();
+    json!({
+        "keyspace": d.keyspace,
+        "tables": tables,
+        "queries": queries,
+        "write_paths": d.write_paths,
+        "warnings": d.warnings,
+    })
+}
+
+pub fn report_md(d: &Design) -> String {
+    let mut s = format!("# Cassandra design for keyspace `{}`\n\n", d.keyspace);
+    s.push_str("Query-driven modeling in four steps: (1) the queries, (2) a primary key per query, (3) tables with the same key structure merged, (4) a consistency story for every derived table.\n\n");
+    s.push_str("![query → table flow](diagrams/flow.svg)\n\n## Queries\n\n| query | table | partitions | rows read | rate |\n|---|---|---|---|---|\n");
+    for q in &d.queries {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            q.name,
+            q.table
+                .as_deref()
+                .map_or("— (off the OLTP path)".to_string(), |t| format!("`{t}`")),
+            q.partitions.map_or("—".into(), |p| p.to_string()),
+            q.rows_read.map_or("—".into(), |r| trim_float(r.round())),
+            q.rate
+                .map_or("—".into(), |r| format!("{}/s", trim_float(r))),
+        ));
+    }
+    for q in &d.queries {
+        s.push_str(&format!("\n### {}\n\n", q.name));
+        if let Some(spec) = d.specs.iter().find(|x| x.name == q.name) {
+            s.push_str(&format!(
+                "SQL (line {}):\n\n```sql\n{}\n```\n\n",
+                spec.line, spec.sql
+            ));
+        }
+        match (&q.cql, &q.off_path) {
+            (Some(cql), _) => {
+                s.push_str(&format!(
+                    "CQL on `{}`:\n\n```sql\n{cql};\n```\n\n",
+                    q.table.as_deref().unwrap_or("")
+                ));
+                s.push_str(&format!(
+                    "- partitions per execution: {}\n",
+                    q.partitions.map_or("unknown".into(), |p| p.to_string())
+                ));
+                if let Some(r) = q.rows_read {
+                    s.push_str(&format!(
+                        "- estimated rows read: {}\n",
+                        trim_float(r.round())
+                    ));
+                }
+                for n in &q.notes {
+                    s.push_str(&format!("- {n}\n"));
+                }
+            }
+            (None, Some(o)) => {
+                s.push_str(&format!(
+                    "Not given a table: {}.\n\nAlternative: {}.\n",
+                    o.reason, o.alternative
+                ));
+            }
+            _ => {}
+        }
+    }
+    s.push_str("\n## Tables\n");
+    for t in &d.tables {
+        s.push_str(&format!(
+            "\n### `{}`\n\n![{}](diagrams/{}.svg)\n\n",
+            t.name, t.name, t.name
+        ));
+        s.push_str(&format!(
+            "Serves: {}.\n\n",
+            if t.queries.is_empty() {
+                "the write paths (lookups by primary key)".into()
+            } else {
+                t.queries.join(", ")
+            }
+        ));
+        for dcs in &t.decisions {
+            s.push_str(&format!("- {dcs}\n"));
+        }
+        s.push_str(&format!(
+            "- compaction: {} — {}\n",
+            t.compaction, t.compaction_reason
+        ));
+        s.push_str(&format!(
+            "\n```sql\n{}```\n",
+            crate::schema_out::table_cql(&d.keyspace, t)
+        ));
+    }
+    s.push_str("\n## Write paths\n");
+    for w in &d.write_paths {
+        s.push_str(&format!(
+            "\n### {} ({} on `{}`{})\n\n",
+            w.name,
+            w.kind.verb(),
+            w.entity,
+            if w.inferred {
+                ", inferred: the query list has no mutation"
+            } else {
+                ""
+            }
+        ));
+        if w.statements.is_empty() {
+            s.push_str("No designed table holds this entity's attributes.\n");
+            continue;
+        }
+        for (i, st) in w.statements.iter().enumerate() {
+            s.push_str(&format!(
+                "{}. `{}` on `{}` — **{}**: {}",
+                i + 1,
+                st.cql,
+                st.table,
+                st.mechanism,
+                st.reason
+            ));
+            if let Some(r) = &st.repeat {
+                s.push_str(&format!(" Repeated {r}."));
+            }
+            s.push('\n');
+        }
+        if let Some(a) = w.write_amplification {
+            s.push_str(&format!(
+                "\nWrite amplification: about {} rows per mutation.\n",
+                trim_float(a.round())
+            ));
+        }
+        s.push_str(&format!("\nNot atomic: {}.\n", w.not_atomic));
+    }
+    if !d.warnings.is_empty() {
+        s.push_str("\n## Warnings\n\n");
+        for w in &d.warnings {
+            s.push_str(&format!("- {w}\n"));
+        }
+    }
+    s
+}
