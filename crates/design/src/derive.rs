@@ -475,6 +475,14 @@ pub fn default_name(t: &TableDesign) -> String {
             _ => n,
         })
         .collect();
+    // The entity's own key reads as `device_by_id`, as the seeds name it
+    // (`post_by_id`, `order_by_id`), not `devices_by_device`.
+    let own = singular(&t.entity);
+    if let [only] = keys.as_slice()
+        && (*only == own || *only == "id")
+    {
+        return format!("{own}_by_id");
+    }
     format!("{}_by_{}", t.entity, keys.join("_and_"))
 }
 
