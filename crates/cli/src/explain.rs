@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
-use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
@@ -141,8 +140,8 @@ pub fn explain(
     keyspace: Option<&str>,
 ) -> Result<Report, InputError> {
     let mut sources = SourceMap::new();
-    let loaded = load_schema(schema_paths, &mut sources)?;
-    let mut input_errors = loaded.diagnostics;
+    let mut loaded = load_schema(schema_paths, &mut sources)?;
+    let mut input_errors = std::mem::take(&mut loaded.diagnostics);
 
     let query_file = match queries {
         Queries::Inline(text) => add_source(
@@ -159,10 +158,7 @@ pub fn explain(
     let parsed = cqlmodel_cql::parse(&text);
     input_errors.extend(parse_diagnostics(&parsed.errors, query_file));
 
-    let session_keyspace = keyspace
-        .map(str::to_string)
-        .or_else(|| loaded.current_keyspace.clone())
-        .or_else(|| only_keyspace(&loaded.schema));
+    let session_keyspace = loaded.session_keyspace(keyspace);
     let (queries, diagnostics) = load_queries(
         &loaded.schema,
         query_file,
@@ -199,16 +195,6 @@ pub fn explain(
         input_errors,
         sources,
     })
-}
-
-/// The schema's keyspace when it has exactly one: the session keyspace an
-/// application of a one-keyspace schema would `USE`.
-fn only_keyspace(schema: &Schema) -> Option<String> {
-    let mut names = schema.keyspaces.keys();
-    match (names.next(), names.next()) {
-        (Some(only), None) => Some(only.clone()),
-        _ => None,
-    }
 }
 
 /// The diagnostic of an invalid statement, pointing at the part Cassandra objects to.

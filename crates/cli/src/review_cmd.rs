@@ -10,7 +10,7 @@ use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, revie
 use serde_json::Value;
 
 use crate::input::read_source;
-use crate::schema_load::{load_schema, parse_diagnostics};
+use crate::schema_load::{load_schema, load_stats_file, parse_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewFormat {
@@ -72,17 +72,7 @@ pub fn run(args: &ReviewArgs) -> Output {
     input_problems.extend(loaded.diagnostics.iter().cloned());
     let mut suppressions = loaded.suppressions.clone();
 
-    let keyspace = args
-        .keyspace
-        .clone()
-        .or_else(|| loaded.current_keyspace.clone())
-        .or_else(|| {
-            let mut names = loaded.schema.keyspaces.keys();
-            match (names.next(), names.next()) {
-                (Some(only), None) => Some(only.clone()),
-                _ => None,
-            }
-        });
+    let keyspace = loaded.session_keyspace(args.keyspace.as_deref());
     let mut queries = Vec::new();
     if let Some(path) = &args.queries {
         let file = match read_source(path, &mut sources) {
@@ -108,30 +98,10 @@ pub fn run(args: &ReviewArgs) -> Output {
 
     let stats = match &args.stats {
         None => None,
-        Some(path) => {
-            let file = match read_source(path, &mut sources) {
-                Ok(f) => f,
-                Err(e) => return plain_error(&e.to_string(), args),
-            };
-            let text = sources
-                .get(file)
-                .map(|f| f.text.clone())
-                .unwrap_or_default();
-            match cqlmodel_stats::load_stats(&text, &loaded.schema) {
-                Ok(s) => Some(s),
-                Err(errors) => {
-                    let diags: Vec<Diagnostic> = errors
-                        .iter()
-                        .map(|e| {
-                            Diagnostic::error("stats", e.to_string())
-                                .with_file(file)
-                                .with_primary(e.span.clone(), e.label())
-                        })
-                        .collect();
-                    return input_error(&diags, &sources, args);
-                }
-            }
-        }
+        Some(path) => match load_stats_file(path, &loaded.schema, &mut sources) {
+            Ok(s) => Some(s),
+            Err(diags) => return input_error(&diags, &sources, args),
+        },
     };
     let input = ReviewInput {
         schema: &loaded.schema,

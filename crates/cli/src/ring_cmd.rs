@@ -16,10 +16,10 @@ use cqlmodel_ring::{
 use serde_json::{Value, json};
 
 use cqlmodel_schema::Schema;
-use cqlmodel_stats::{KeySampler, Stats, TableStats, estimate_table, load_stats};
+use cqlmodel_stats::{KeySampler, Stats, TableStats, estimate_table};
 
 use crate::input::read_source;
-use crate::schema_load::load_schema;
+use crate::schema_load::{load_schema, load_stats_file};
 
 /// The arguments of `cqlmodel ring`.
 #[derive(Debug, Clone, clap::Args)]
@@ -244,21 +244,7 @@ fn table_samples(
     {
         return Err(loaded.diagnostics);
     }
-    let file = read_source(stats_path, sources).map_err(|e| input(&e))?;
-    let text = sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let stats = load_stats(&text, &loaded.schema).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| {
-                Diagnostic::error("stats", e.to_string())
-                    .with_file(file)
-                    .with_primary(e.span.clone(), e.label())
-            })
-            .collect::<Vec<_>>()
-    })?;
+    let stats = load_stats_file(stats_path, &loaded.schema, sources)?;
     let qualified =
         which_table(args.table.as_deref(), &loaded.schema, &stats).map_err(|m| input(&m))?;
     let (ks, name) = qualified.split_once('.').unwrap_or(("", &qualified));

@@ -1,7 +1,7 @@
 //! Loading schema files: parse, then execute the DDL, turning every problem into a
 //! diagnostic that points into the file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use cqlmodel_cql::ParseError;
 use cqlmodel_cql::ast::Span;
@@ -20,6 +20,24 @@ pub struct LoadedSchema {
     pub current_keyspace: Option<String>,
     /// `-- cqlmodel: allow(...)` comments in the schema files.
     pub suppressions: Vec<Suppression>,
+}
+
+impl LoadedSchema {
+    /// The keyspace unqualified table names resolve in: the one given, else the
+    /// last `USE` of the schema files, else the schema's only keyspace (the one
+    /// an application of a one-keyspace schema would `USE`).
+    pub fn session_keyspace(&self, given: Option<&str>) -> Option<String> {
+        given
+            .map(str::to_string)
+            .or_else(|| self.current_keyspace.clone())
+            .or_else(|| {
+                let mut names = self.schema.keyspaces.keys();
+                match (names.next(), names.next()) {
+                    (Some(only), None) => Some(only.clone()),
+                    _ => None,
+                }
+            })
+    }
 }
 
 /// cqlsh shell commands that appear in schema files (scripts, DESCRIBE output
@@ -135,6 +153,31 @@ pub fn resolve_table(name: &str, schema: &Schema) -> Result<String, String> {
             many.join(", ")
         )),
     }
+}
+
+/// Reads a statistics file against the schema; its mistakes become diagnostics
+/// pointing into it (an unreadable file is a diagnostic without a position).
+pub fn load_stats_file(
+    path: &Path,
+    schema: &Schema,
+    sources: &mut SourceMap,
+) -> Result<cqlmodel_stats::Stats, Vec<Diagnostic>> {
+    let file =
+        read_source(path, sources).map_err(|e| vec![Diagnostic::error("input", e.to_string())])?;
+    let text = sources
+        .get(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    cqlmodel_stats::load_stats(&text, schema).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| {
+                Diagnostic::error("stats", e.to_string())
+                    .with_file(file)
+                    .with_primary(e.span.clone(), e.label())
+            })
+            .collect()
+    })
 }
 
 /// Syntax errors as diagnostics.

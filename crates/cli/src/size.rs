@@ -12,12 +12,11 @@ use cqlmodel_diagnostics::{Diagnostic, Severity, SourceMap, render_human, render
 use cqlmodel_schema::Schema;
 use cqlmodel_stats::units::{format_bytes, format_count, format_duration};
 use cqlmodel_stats::{
-    Quantiles, RecommendationKind, SizeEstimate, Stats, TableStats, estimate_table, load_stats,
+    Quantiles, RecommendationKind, SizeEstimate, Stats, TableStats, estimate_table,
 };
 use serde_json::{Value, json};
 
-use crate::input::read_source;
-use crate::schema_load::load_schema;
+use crate::schema_load::{load_schema, load_stats_file};
 
 /// Runs `size` and returns (stdout, stderr, exit code).
 pub fn run(
@@ -73,21 +72,7 @@ fn estimate(
     {
         return Err(loaded.diagnostics);
     }
-    let file = read_source(stats_path, sources).map_err(|e| input_error(&e))?;
-    let text = sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let stats = load_stats(&text, &loaded.schema).map_err(|errors| {
-        errors
-            .iter()
-            .map(|e| {
-                Diagnostic::error("stats", e.to_string())
-                    .with_file(file)
-                    .with_primary(e.span.clone(), e.label())
-            })
-            .collect::<Vec<_>>()
-    })?;
+    let stats = load_stats_file(stats_path, &loaded.schema, sources)?;
     let schema = &loaded.schema;
     match table {
         Some(name) => {
