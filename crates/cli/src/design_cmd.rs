@@ -1,11 +1,22 @@
 //! `cqlmodel design MODEL.sql [--queries Q.sql] [--stats S.toml] --out DIR`.
+//!
+//! Input errors are diagnostics like every other command's: unreadable files
+//! through the shared loader, design errors as `error[<kind>]` pointing into the
+//! file they come from.
 
+use std::ops::Range;
 use std::path::Path;
 
-use cqlmodel_design::{DesignError, DesignInput, design, json, write_design};
+use cqlmodel_design::{
+    DesignError, DesignErrorKind, DesignInput, Source, design, json, write_design,
+};
+use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
+
+use crate::input::read_source;
 
 /// Runs the designer: `(stdout, stderr, exit code)`. Exit 2 on any input error,
-/// and then nothing is written to `out`.
+/// and then nothing is written to `out`. Errors go to stderr as text, or to
+/// stdout as `{"errors": [...]}` with `json_output`, as for the other commands.
 pub fn run(
     model: &Path,
     queries: Option<&Path>,
@@ -14,59 +25,31 @@ pub fn run(
     json_output: bool,
     color: bool,
 ) -> (String, String, u8) {
-    let read = |p: &Path| -> Result<String, String> {
-        let bytes =
-            std::fs::read(p).map_err(|e| format!("error: cannot read {}: {e}", p.display()))?;
-        let text =
-            String::from_utf8(bytes).map_err(|_| format!("error: {} is not UTF-8", p.display()))?;
-        if text.trim().is_empty() {
-            return Err(format!("error: {} is empty", p.display()));
-        }
-        Ok(text)
+    let mut sources = SourceMap::new();
+    let files = match InputFiles::read(model, queries, stats, &mut sources) {
+        Ok(f) => f,
+        Err(e) => return plain_error("input", &e.to_string(), json_output),
     };
-    let texts = (|| -> Result<_, String> {
-        Ok((
-            read(model)?,
-            queries.map(read).transpose()?,
-            stats.map(read).transpose()?,
-        ))
-    })();
-    let (model_sql, queries_sql, stats_toml) = match texts {
-        Ok(t) => t,
-        Err(e) => return (String::new(), e + "\n", 2),
-    };
+    let text = |file: Option<usize>| file.and_then(|i| sources.get(i)).map(|f| f.text.as_str());
     let keyspace = keyspace_name(model);
     let input = DesignInput {
         keyspace: &keyspace,
-        model_sql: &model_sql,
-        queries_sql: queries_sql.as_deref(),
-        stats_toml: stats_toml.as_deref(),
+        model_sql: text(Some(files.model)).unwrap_or_default(),
+        queries_sql: text(files.queries),
+        stats_toml: text(files.stats),
     };
     let d = match design(&input) {
         Ok(d) => d,
         Err(e) => {
-            let (path, text) = match e.source_file {
-                cqlmodel_design::Source::Model => (model, model_sql.as_str()),
-                cqlmodel_design::Source::Queries => (
-                    queries.unwrap_or(model),
-                    queries_sql.as_deref().unwrap_or(""),
-                ),
-                cqlmodel_design::Source::Stats => {
-                    (stats.unwrap_or(model), stats_toml.as_deref().unwrap_or(""))
-                }
-            };
-            return (
-                String::new(),
-                render_error(&e, path, text, color, json_output),
-                2,
-            );
+            let diagnostic = design_diagnostic(&e, files.of(e.source_file), &sources);
+            return input_error(&[diagnostic], &sources, json_output, color);
         }
     };
     let mut inputs: Vec<&Path> = vec![model];
     inputs.extend(queries);
     inputs.extend(stats);
     if let Err(e) = write_design(&d, out, &inputs) {
-        return (String::new(), format!("error: {e}\n"), 2);
+        return plain_error("output", &e.to_string(), json_output);
     }
     let stdout = if json_output {
         serde_json::to_string_pretty(&json(&d)).unwrap_or_default() + "\n"
@@ -129,45 +112,208 @@ fn keyspace_name(model: &Path) -> String {
     name
 }
 
-fn render_error(
-    e: &DesignError,
-    path: &Path,
-    text: &str,
-    color: bool,
-    json_output: bool,
-) -> String {
-    if json_output {
-        return serde_json::to_string_pretty(&serde_json::json!({
-            "error": e.message,
-            "kind": format!("{:?}", e.kind),
-            "file": path.display().to_string(),
-            "line": e.line,
-            "column": e.column,
-        }))
-        .unwrap_or_default()
-            + "\n";
+/// The indexes of the input files in the source map.
+struct InputFiles {
+    model: usize,
+    queries: Option<usize>,
+    stats: Option<usize>,
+}
+
+impl InputFiles {
+    fn read(
+        model: &Path,
+        queries: Option<&Path>,
+        stats: Option<&Path>,
+        sources: &mut SourceMap,
+    ) -> Result<Self, crate::input::InputError> {
+        Ok(InputFiles {
+            model: read_source(model, sources)?,
+            queries: queries.map(|p| read_source(p, sources)).transpose()?,
+            stats: stats.map(|p| read_source(p, sources)).transpose()?,
+        })
     }
-    let (red, bold, reset) = if color {
-        ("\x1b[31m", "\x1b[1m", "\x1b[0m")
-    } else {
-        ("", "", "")
+
+    /// The file an error points into (`None` only if the designer named an
+    /// input it was not given).
+    fn of(&self, source: Source) -> Option<usize> {
+        match source {
+            Source::Model => Some(self.model),
+            Source::Queries => self.queries,
+            Source::Stats => self.stats,
+        }
+    }
+}
+
+/// The diagnostic code of each kind of design error: kebab-case, like the
+/// codes of the other commands' input errors (`syntax`, `stats`, `schema`).
+fn error_code(kind: &DesignErrorKind) -> &'static str {
+    match kind {
+        DesignErrorKind::Syntax => "syntax",
+        DesignErrorKind::Unsupported => "unsupported",
+        DesignErrorKind::UnknownTable => "unknown-table",
+        DesignErrorKind::UnknownColumn => "unknown-column",
+        DesignErrorKind::NoForeignKeyPath => "no-foreign-key-path",
+        DesignErrorKind::Annotation => "annotation",
+        DesignErrorKind::Stats => "stats",
+        DesignErrorKind::Model => "model",
+    }
+}
+
+/// A design error as a diagnostic pointing into `file`.
+fn design_diagnostic(e: &DesignError, file: Option<usize>, sources: &SourceMap) -> Diagnostic {
+    let diagnostic = Diagnostic::error(error_code(&e.kind), e.message.clone());
+    let Some((index, source)) = file.and_then(|i| sources.get(i).map(|f| (i, f))) else {
+        return diagnostic;
     };
-    let mut s = format!(
-        "{red}{bold}error{reset}{bold}: {}{reset}\n  --> {}:{}:{}\n",
-        e.message,
-        path.display(),
-        e.line,
-        e.column
-    );
-    if let Some(line) = text.lines().nth(e.line.saturating_sub(1)) {
-        let gutter = e.line.to_string().len();
-        s.push_str(&format!(
-            "{:gutter$} |\n{} | {line}\n{:gutter$} | {}^\n",
-            "",
-            e.line,
-            "",
-            " ".repeat(e.column.saturating_sub(1))
-        ));
+    let at = byte_offset(&source.text, e.line, e.column);
+    diagnostic
+        .with_file(index)
+        .with_primary(token_at(&source.text, at), "here")
+}
+
+/// The byte offset of a 1-based line and column, columns counting characters
+/// (as sqlparser and the design crate's splitter do). A column past the end of
+/// its line is the line's end, a line past the last one the end of the text,
+/// and 0 counts as 1, so that any position the designer reports lands in the text.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let mut line_start = 0;
+    for _ in 1..line.max(1) {
+        match text.get(line_start..).and_then(|rest| rest.find('\n')) {
+            Some(newline) => line_start += newline + 1,
+            None => return text.len(),
+        }
     }
-    s
+    let rest = text.get(line_start..).unwrap_or_default();
+    let line_text = rest.split('\n').next().unwrap_or_default();
+    let within = line_text
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(line_text.len(), |(at, _)| at);
+    line_start + within
+}
+
+/// The span to underline at `offset`: the name or number starting there
+/// (`nope`, `r.device_id`, `-3`), else the one character, else nothing at a
+/// line end. The designer reports only where a construct starts, and a name or
+/// a value is what its errors are about.
+fn token_at(text: &str, offset: usize) -> Range<usize> {
+    let rest = text.get(offset..).unwrap_or_default();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    let sign = match rest.as_bytes() {
+        [b'-' | b'+', digit, ..] if digit.is_ascii_digit() => 1,
+        _ => 0,
+    };
+    let body = rest.get(sign..).unwrap_or_default();
+    let word_end = body.find(|c: char| !is_word(c)).unwrap_or(body.len());
+    let word = body
+        .get(..word_end)
+        .unwrap_or_default()
+        .trim_end_matches('.');
+    let len = if word.is_empty() {
+        rest.chars()
+            .next()
+            .filter(|c| *c != '\n' && *c != '\r')
+            .map_or(0, char::len_utf8)
+    } else {
+        sign + word.len()
+    };
+    offset..offset + len
+}
+
+/// Design errors as the other commands show input errors.
+fn input_error(
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    json_output: bool,
+    color: bool,
+) -> (String, String, u8) {
+    if json_output {
+        let value = serde_json::json!({ "errors": render_json(diags, sources) });
+        (pretty(&value), String::new(), 2)
+    } else {
+        (String::new(), render_human(diags, sources, color), 2)
+    }
+}
+
+/// A problem with a file itself (unreadable, not UTF-8, empty) or with the
+/// output directory: a message without an excerpt, as `explain` and `review` say it.
+fn plain_error(code: &str, message: &str, json_output: bool) -> (String, String, u8) {
+    if json_output {
+        input_error(
+            &[Diagnostic::error(code, message)],
+            &SourceMap::new(),
+            true,
+            false,
+        )
+    } else {
+        (String::new(), format!("error: {message}\n"), 2)
+    }
+}
+
+fn pretty(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use cqlmodel_diagnostics::SourceFile;
+
+    use super::{byte_offset, token_at};
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let text = "-- é😀\nSELECT é, x FROM t";
+        let x = text.find('x').unwrap_or_default();
+        assert_eq!(byte_offset(text, 2, 11), x);
+        assert_eq!(byte_offset(text, 1, 5), text.find('😀').unwrap_or_default());
+    }
+
+    #[test]
+    fn every_character_position_maps_back_to_its_line_and_column() {
+        let text = "CREATE TABLE t (\n\tnom_é text, 名前 int\n);\n\n😀 x";
+        let file = SourceFile::new("m.sql", text);
+        for (offset, _) in text.char_indices() {
+            let (line, column) = file.line_col(offset);
+            assert_eq!(byte_offset(text, line, column), offset, "{line}:{column}");
+        }
+    }
+
+    #[test]
+    fn positions_outside_the_text_land_at_its_edges() {
+        let text = "ab\ncd\n";
+        assert_eq!(
+            byte_offset(text, 1, 99),
+            2,
+            "past the line end: the line end"
+        );
+        assert_eq!(byte_offset(text, 2, 3), 5);
+        assert_eq!(byte_offset(text, 3, 1), 6, "the empty last line");
+        assert_eq!(byte_offset(text, 4, 1), text.len());
+        assert_eq!(byte_offset(text, usize::MAX, usize::MAX), text.len());
+        assert_eq!(byte_offset(text, 0, 0), 0);
+        assert_eq!(byte_offset("", 5, 5), 0);
+        assert_eq!(byte_offset("ab\r\ncd", 2, 1), 4);
+    }
+
+    #[test]
+    fn the_underline_covers_a_name_or_one_character() {
+        let text = "SELECT r.nom_é, $1 FROM t;\n";
+        let name = text.find("r.").unwrap_or_default();
+        assert_eq!(text.get(token_at(text, name)), Some("r.nom_é"));
+        let dollar = text.find('$').unwrap_or_default();
+        assert_eq!(text.get(token_at(text, dollar)), Some("$"));
+        let semicolon = text.find(';').unwrap_or_default();
+        assert_eq!(token_at(text, semicolon + 1), semicolon + 1..semicolon + 1);
+        assert_eq!(token_at(text, text.len()), text.len()..text.len());
+        assert_eq!(
+            token_at(text, text.len() + 5),
+            text.len() + 5..text.len() + 5
+        );
+        let negative = "rows = -3\n";
+        assert_eq!(negative.get(token_at(negative, 7)), Some("-3"));
+        let minus = "a - b";
+        assert_eq!(minus.get(token_at(minus, 2)), Some("-"));
+        let trailing_dot = "t. x";
+        assert_eq!(trailing_dot.get(token_at(trailing_dot, 0)), Some("t"));
+    }
 }

@@ -29,6 +29,20 @@ pub enum KeyPart {
     Bucket(ColRef, String),
     /// `hash(partition key) % n`.
     Salt(u32),
+    /// The `count` counter column of a counter table.
+    Counter,
+}
+
+/// What kind of CQL object a designed table is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum TableKind {
+    /// A table the application writes.
+    Table,
+    /// A counter table: the key and one `count counter` column.
+    Counter,
+    /// A materialized view Cassandra keeps from `base`.
+    View { base: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,6 +58,10 @@ pub struct TableColumn {
 pub struct TableDesign {
     pub name: String,
     pub entity: String,
+    /// The entities one row of the table stands for: one row per combination of
+    /// their rows (`[posts, follows]` for a timeline: a post once per follower).
+    pub grain: Vec<String>,
+    pub kind: TableKind,
     pub partition_key: Vec<KeyPart>,
     /// With `true` for DESC.
     pub clustering: Vec<(KeyPart, bool)>,
@@ -60,6 +78,10 @@ pub struct TableDesign {
     /// Every attribute equivalence the table's queries rely on (join equalities).
     #[serde(skip)]
     pub classes: Vec<Vec<ColRef>>,
+    /// How many leading clustering columns a query ranges over or orders by; the
+    /// rest are there only to keep rows unique, in any order.
+    #[serde(skip)]
+    pub ordered: usize,
 }
 
 impl TableDesign {
@@ -97,8 +119,8 @@ pub(crate) fn class_of(classes: &[Vec<ColRef>], c: &ColRef) -> Vec<ColRef> {
 }
 
 /// Join equalities as classes; each class's first member is its representative:
-/// the attribute of the returned entity when there is one.
-fn classes(spec: &SelectSpec) -> Vec<Vec<ColRef>> {
+/// the attribute of `root` (the entity whose rows are returned) when there is one.
+fn classes(spec: &SelectSpec, root: &str) -> Vec<Vec<ColRef>> {
     let mut out: Vec<Vec<ColRef>> = Vec::new();
     for (a, b) in &spec.joins {
         let ia = out.iter().position(|c| c.contains(a));
@@ -116,7 +138,6 @@ fn classes(spec: &SelectSpec) -> Vec<Vec<ColRef>> {
             (None, None) => out.push(vec![a.clone(), b.clone()]),
         }
     }
-    let root = spec.entities.first().cloned().unwrap_or_default();
     for class in &mut out {
         class.sort_by_key(|c| {
             (
@@ -126,6 +147,74 @@ fn classes(spec: &SelectSpec) -> Vec<Vec<ColRef>> {
         });
     }
     out
+}
+
+/// True when every column of one of `e`'s keys is joined to an attribute of
+/// `f`: each row of `f` meets at most one row of `e`.
+fn determines(model: &Model, classes: &[Vec<ColRef>], f: &str, e: &str) -> bool {
+    let Some(entity) = model.entity(e) else {
+        return false;
+    };
+    f != e
+        && entity.keys().any(|k| {
+            k.iter().all(|col| {
+                class_of(
+                    classes,
+                    &ColRef {
+                        entity: e.to_string(),
+                        column: col.clone(),
+                    },
+                )
+                .iter()
+                .any(|m| m.entity == f)
+            })
+        })
+}
+
+/// The entities a result row stands for: those no other joined entity
+/// determines (of two that determine each other, the first in FROM order).
+pub(crate) fn grain_of(model: &Model, spec: &SelectSpec, classes: &[Vec<ColRef>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, e) in spec.entities.iter().enumerate() {
+        let determined = spec.entities.iter().enumerate().any(|(j, f)| {
+            j != i
+                && determines(model, classes, f, e)
+                && (!determines(model, classes, e, f) || j < i)
+        });
+        if !determined && !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    if out.is_empty()
+        && let Some(first) = spec.entities.first()
+    {
+        out.push(first.clone());
+    }
+    out
+}
+
+/// The entity a table is named after: of the grain, the one the query returns
+/// most attributes of (a timeline of follows × posts shows posts); when the
+/// grain is a pure link returned for none of its own attributes, the entity the
+/// query returns most of (`videos` through `video_tags`).
+fn row_entity(spec: &SelectSpec, grain: &[String]) -> String {
+    let most = |among: &[String]| -> Option<(String, usize)> {
+        let mut best: Option<(String, usize)> = None;
+        for e in among {
+            let n = spec.projection.iter().filter(|c| c.entity == *e).count();
+            if best.as_ref().is_none_or(|(_, b)| n > *b) {
+                best = Some((e.clone(), n));
+            }
+        }
+        best
+    };
+    match most(grain) {
+        Some((e, n)) if n > 0 => e,
+        other => match most(&spec.entities) {
+            Some((e, n)) if n > 0 => e,
+            _ => other.map(|(e, _)| e).unwrap_or_default(),
+        },
+    }
 }
 
 fn rep(classes: &[Vec<ColRef>], c: &ColRef) -> ColRef {
@@ -226,8 +315,13 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             alternative: "cache the result, or compute it by a periodic job; if it must be online, give the query a selective attribute".into(),
         });
     }
-    let classes = classes(spec);
-    let root = spec.entities.first().cloned().unwrap_or_default();
+    let first = spec.entities.first().cloned().unwrap_or_default();
+    let grain = grain_of(model, spec, &classes(spec, &first));
+    let root = row_entity(spec, &grain);
+    let classes = classes(spec, &root);
+    if is_counter_query(spec) {
+        return Ok(counter_table(model, q, spec, &classes, root, grain));
+    }
     let mut decisions = Vec::new();
     let mut partition_key: Vec<KeyPart> = Vec::new();
     let mut key_attrs: Vec<ColRef> = Vec::new();
@@ -290,6 +384,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             key_attrs.push(r);
         }
     }
+    let ordered = clustering.len();
     // Uniqueness: every entity whose rows the result multiplies adds its key.
     for name in &spec.entities {
         let known = closure(model, spec, &classes, &key_attrs);
@@ -333,6 +428,8 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     let mut table = TableDesign {
         name: q.table.clone().unwrap_or_default(),
         entity: root,
+        grain,
+        kind: TableKind::Table,
         partition_key,
         clustering,
         columns: Vec::new(),
@@ -342,6 +439,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         compaction_reason: String::new(),
         ttl: None,
         classes: classes.clone(),
+        ordered,
     };
     let mut wanted: Vec<ColRef> = spec.projection.iter().map(|c| rep(&classes, c)).collect();
     for extra in spec.group_by.iter().map(|c| rep(&classes, c)) {
@@ -351,6 +449,70 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     }
     add_columns(model, &mut table, &wanted, &by_partition);
     Ok(table)
+}
+
+/// `count(*)` (or `count(col)`) of the rows matching equalities only: a read
+/// would count a whole partition on every execution.
+fn is_counter_query(spec: &SelectSpec) -> bool {
+    !spec.aggregates.is_empty()
+        && spec
+            .aggregates
+            .iter()
+            .all(|(f, _)| f.eq_ignore_ascii_case("count"))
+        && spec.group_by.is_empty()
+        && spec.ranges.is_empty()
+        && !spec.equalities.is_empty()
+}
+
+/// A counter table keyed by the query's equalities, incremented by the writes
+/// of the counted entity.
+fn counter_table(
+    model: &Model,
+    q: &QuerySpec,
+    spec: &SelectSpec,
+    classes: &[Vec<ColRef>],
+    root: String,
+    grain: Vec<String>,
+) -> TableDesign {
+    let mut partition_key: Vec<KeyPart> = Vec::new();
+    for (c, _) in &spec.equalities {
+        let r = rep(classes, c);
+        if !partition_key.contains(&KeyPart::Attr(r.clone())) {
+            partition_key.push(KeyPart::Attr(r));
+        }
+    }
+    let mut t = TableDesign {
+        name: q.table.clone().unwrap_or_default(),
+        entity: root.clone(),
+        grain,
+        kind: TableKind::Counter,
+        partition_key,
+        clustering: Vec::new(),
+        columns: Vec::new(),
+        queries: vec![q.name.clone()],
+        decisions: vec![format!(
+            "{} counts `{root}` rows by {}: a counter table, incremented when a row is inserted and decremented when one is deleted (counting the rows at read time would read the whole partition on every execution)",
+            q.name,
+            spec.equalities
+                .iter()
+                .map(|(c, _)| format!("`{}`", c.column))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )],
+        compaction: String::new(),
+        compaction_reason: String::new(),
+        ttl: None,
+        classes: classes.to_vec(),
+        ordered: 0,
+    };
+    add_columns(model, &mut t, &[], &[]);
+    t.columns.push(TableColumn {
+        name: "count".into(),
+        cql_type: "counter".into(),
+        role: Role::Regular,
+        part: KeyPart::Counter,
+    });
+    t
 }
 
 pub(crate) fn attr_type(model: &Model, c: &ColRef) -> Option<String> {
@@ -443,6 +605,7 @@ fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
             },
         ),
         KeyPart::Salt(_) => ("salt".into(), "int".into()),
+        KeyPart::Counter => ("count".into(), "counter".into()),
     };
     TableColumn {
         name,
@@ -463,27 +626,99 @@ pub fn singular(word: &str) -> String {
     }
 }
 
-/// `<entity>_by_<key>` from the partition key (`customer_id` → `customer`).
+/// Key column names too generic to name a table by alone: `tags.name` keys
+/// `videos_by_tag_name`, not `videos_by_name`.
+const GENERIC: &[&str] = &["name", "id", "code", "slug", "key", "type", "kind", "value"];
+
+/// `<entity>_by_<key>` from the partition key (`customer_id` → `customer`);
+/// a counter table is `<entity>_count_by_<key>`.
 pub fn default_name(t: &TableDesign) -> String {
+    candidate_names(t)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| t.entity.clone())
+}
+
+/// The names a table may take, best first: a partition that is one parent row
+/// with its children (the parent's attributes static) is the parent's
+/// (`order_by_id` holding the order's lines); else `<entity>_by_<key>`; then,
+/// when another table of the same entity and key took that, the same with the
+/// first clustering column (`orders_by_customer_total`).
+pub fn candidate_names(t: &TableDesign) -> Vec<String> {
+    let stem = |name: &str| match name.strip_suffix("_id") {
+        Some(stem) if !stem.is_empty() => stem.to_string(),
+        _ => name.to_string(),
+    };
     let keys: Vec<String> = t
         .partition_key
         .iter()
         .filter(|p| !matches!(p, KeyPart::Salt(_)))
-        .filter_map(|p| t.column_for(p).map(|c| c.name.clone()))
-        .map(|n| match n.strip_suffix("_id") {
-            Some(stem) if !stem.is_empty() => stem.to_string(),
-            _ => n,
+        .filter_map(|p| {
+            let c = t.column_for(p)?;
+            let s = stem(&c.name);
+            Some(match p {
+                KeyPart::Attr(a) if a.entity != t.entity && GENERIC.contains(&s.as_str()) => {
+                    format!("{}_{s}", singular(&a.entity))
+                }
+                _ => s,
+            })
         })
         .collect();
+    let own = singular(&t.entity);
+    let mut out = Vec::new();
+    if t.kind == TableKind::Counter {
+        out.push(format!("{own}_count_by_{}", keys.join("_and_")));
+        return out;
+    }
+    if let Some(parent) = static_parent(t) {
+        out.push(format!("{}_by_id", singular(&parent)));
+    }
     // The entity's own key reads as `device_by_id`, as the seeds name it
     // (`post_by_id`, `order_by_id`), not `devices_by_device`.
-    let own = singular(&t.entity);
-    if let [only] = keys.as_slice()
-        && (*only == own || *only == "id")
-    {
-        return format!("{own}_by_id");
+    let base = match keys.as_slice() {
+        [only] if *only == own || *only == "id" => format!("{own}_by_id"),
+        _ => format!("{}_by_{}", t.entity, keys.join("_and_")),
+    };
+    out.push(base.clone());
+    let ck: Vec<String> = t
+        .clustering
+        .iter()
+        .take(t.ordered.max(1))
+        .filter_map(|(p, _)| t.column_for(p).map(|c| stem(&c.name)))
+        .collect();
+    if !ck.is_empty() {
+        out.push(format!("{base}_{}", ck.join("_")));
     }
-    format!("{}_by_{}", t.entity, keys.join("_and_"))
+    out
+}
+
+/// The entity whose key is the whole partition key and whose attributes are
+/// the table's static columns, when it is not the table's row entity.
+fn static_parent(t: &TableDesign) -> Option<String> {
+    let statics: Vec<&ColRef> = t
+        .columns
+        .iter()
+        .filter(|c| c.role == Role::Static)
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let first = statics.first()?;
+    let parent = class_of(&t.classes, first)
+        .into_iter()
+        .map(|m| m.entity)
+        .find(|e| *e != t.entity)
+        .unwrap_or_else(|| first.entity.clone());
+    let all_parent = statics
+        .iter()
+        .all(|a| class_of(&t.classes, a).iter().any(|m| m.entity == parent));
+    let pk_is_parent = !t.partition_key.is_empty()
+        && t.partition_key.iter().all(|p| match p {
+            KeyPart::Attr(a) => class_of(&t.classes, a).iter().any(|m| m.entity == parent),
+            _ => false,
+        });
+    (parent != t.entity && all_parent && pk_is_parent).then_some(parent)
 }
 
 /// Step 3: one table per key structure, and a query whose equalities cover
@@ -494,6 +729,8 @@ pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
         if let Some(same) = out.iter_mut().find(|o| {
             o.key_signature() == t.key_signature()
                 && o.entity == t.entity
+                && o.grain == t.grain
+                && o.kind == t.kind
                 && (t.name.is_empty() || o.name.is_empty() || o.name == t.name)
         }) {
             absorb(same, t, model, "has the same key structure");
@@ -501,35 +738,34 @@ pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
             out.push(t);
         }
     }
-    let mut i = 0;
-    while i < out.len() {
-        let host = (0..out.len()).find(|&j| {
-            j != i
-                && out
-                    .get(i)
-                    .zip(out.get(j))
-                    .is_some_and(|(x, h)| serves(h, x))
+    // Later tables are absorbed into earlier ones first: the query listed
+    // first keeps its table's clustering order, a later one reads it reversed.
+    loop {
+        let pair = (0..out.len()).rev().find_map(|i| {
+            let x = out.get(i)?;
+            (0..out.len())
+                .filter(|&j| j != i)
+                .find(|&j| out.get(j).is_some_and(|h| serves(h, x)))
+                .map(|j| (i, j))
         });
-        match host {
-            Some(j) => {
-                let x = out.remove(i);
-                let j = if j > i { j - 1 } else { j };
-                if let Some(h) = out.get_mut(j) {
-                    absorb(h, x, model, "is served by a prefix of its primary key");
-                }
-                i = 0;
-            }
-            None => i += 1,
+        let Some((i, j)) = pair else { break };
+        let x = out.remove(i);
+        let j = if j > i { j - 1 } else { j };
+        if let Some(h) = out.get_mut(j) {
+            absorb(h, x, model, "is served by a prefix of its primary key");
         }
     }
     out
 }
 
-/// True when `host` answers `x`'s query: same entity, host's partition key
-/// within x's, the rest of x's key attributes a clustering prefix of host's.
+/// True when `host` answers `x`'s query: same rows (grain), host's partition
+/// key within x's, x's other equality attributes a clustering prefix of host's,
+/// then x's ordered clustering columns next in host's clustering (either
+/// direction: a reversed read), and x's uniqueness columns anywhere in host's key.
 fn serves(host: &TableDesign, x: &TableDesign) -> bool {
-    if host.entity != x.entity
-        || host.partition_key == x.partition_key
+    if host.grain != x.grain
+        || host.kind != TableKind::Table
+        || x.kind != TableKind::Table
         || !host
             .partition_key
             .iter()
@@ -542,24 +778,47 @@ fn serves(host: &TableDesign, x: &TableDesign) -> bool {
         .iter()
         .filter(|p| !host.partition_key.contains(p))
         .collect();
-    let mut prefix: Vec<&KeyPart> = host
-        .clustering
-        .iter()
-        .take(extra.len())
-        .map(|(p, _)| p)
-        .collect();
-    if prefix.len() != extra.len() {
+    let host_ck: Vec<&KeyPart> = host.clustering.iter().map(|(p, _)| p).collect();
+    let Some(prefix) = host_ck.get(..extra.len()) else {
         return false;
-    }
+    };
+    let mut prefix = prefix.to_vec();
     extra.sort();
     prefix.sort();
-    let rest: Vec<&KeyPart> = host
+    if extra != prefix {
+        return false;
+    }
+    let ordered: Vec<&KeyPart> = x
         .clustering
         .iter()
-        .skip(extra.len())
+        .take(x.ordered)
         .map(|(p, _)| p)
         .collect();
-    extra == prefix && x.clustering.iter().all(|(p, _)| rest.contains(&p))
+    let next = host_ck.iter().skip(extra.len()).take(ordered.len());
+    if !next.eq(ordered.iter()) {
+        return false;
+    }
+    // A reversed read flips every clustering column: x's directions must all
+    // match host's or all be opposite.
+    let dirs: Vec<bool> = x
+        .clustering
+        .iter()
+        .take(x.ordered)
+        .zip(host.clustering.iter().skip(extra.len()))
+        .map(|((_, a), (_, b))| a == b)
+        .collect();
+    if dirs.iter().any(|d| *d) && dirs.iter().any(|d| !*d) {
+        return false;
+    }
+    let host_key: Vec<&KeyPart> = host
+        .partition_key
+        .iter()
+        .chain(host_ck.iter().copied())
+        .collect();
+    x.clustering
+        .iter()
+        .skip(x.ordered)
+        .all(|(p, _)| host_key.contains(&p))
 }
 
 fn absorb(host: &mut TableDesign, x: TableDesign, model: &Model, why: &str) {

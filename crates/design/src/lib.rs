@@ -31,6 +31,7 @@ pub mod report;
 pub mod schema_out;
 pub mod select;
 pub mod split;
+pub mod views;
 pub mod writes;
 
 pub use error::{DesignError, DesignErrorKind, Source};

@@ -21,6 +21,15 @@ pub fn files(d: &Design) -> Vec<(PathBuf, String)> {
         ),
         (PathBuf::from("diagrams/flow.svg"), flow_svg(d)),
     ];
+    if !d.table_stats.tables.is_empty() {
+        out.push((
+            PathBuf::from("stats.toml"),
+            format!(
+                "# The statistics of the designed tables, derived by `cqlmodel design` from the\n# statistics of the relational model; for `cqlmodel review --stats` and `cqlmodel size`.\n\n{}",
+                cqlmodel_stats::to_toml(&d.table_stats)
+            ),
+        ));
+    }
     for t in &d.tables {
         out.push((
             PathBuf::from(format!("diagrams/{}.svg", t.name)),

@@ -50,7 +50,12 @@ pub struct Design {
 impl Design {
     pub fn schema_cql(&self) -> String {
         let mut s = keyspace_cql(&self.keyspace);
-        for t in &self.tables {
+        // A view after every table: its base must exist first.
+        let (views, plain): (Vec<&TableDesign>, Vec<&TableDesign>) = self
+            .tables
+            .iter()
+            .partition(|t| matches!(t.kind, crate::derive::TableKind::View { .. }));
+        for t in plain.into_iter().chain(views) {
             s.push('\n');
             s.push_str(&table_cql(&self.keyspace, t));
         }
@@ -126,6 +131,10 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         None => None,
     };
     let mut warnings = Vec::new();
+    let mut specs = specs;
+    if let Some(stats) = &entity_stats {
+        reconcile_rates(&mut specs, stats, &mut warnings)?;
+    }
     let mut candidates = Vec::new();
     let mut off: BTreeMap<String, OffPath> = BTreeMap::new();
     for q in &specs {
@@ -207,6 +216,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             rows_pp,
         ));
     }
+    crate::views::choose_views(&model, &specs, &mut tables);
     let write_paths = write_paths(
         &model,
         &specs,
@@ -215,6 +225,14 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         entity_stats.as_ref(),
         &mut warnings,
     );
+    if entity_stats.is_some() {
+        carry_query_stats(
+            input.keyspace,
+            &queries,
+            entity_stats.as_ref(),
+            &mut table_stats,
+        );
+    }
     Ok(Design {
         keyspace: input.keyspace.to_string(),
         tables,
@@ -227,14 +245,25 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     })
 }
 
+/// `@table` names first, then each table's best free candidate name; a
+/// number only when every candidate is taken.
 fn name_tables(tables: &mut [TableDesign]) {
-    let mut used: Vec<String> = Vec::new();
-    for t in tables.iter_mut() {
-        let base = if t.name.is_empty() {
-            default_name(t)
-        } else {
-            t.name.clone()
-        };
+    let mut used: Vec<String> = tables
+        .iter()
+        .filter(|t| !t.name.is_empty())
+        .map(|t| t.name.clone())
+        .collect();
+    for t in tables.iter_mut().filter(|t| t.name.is_empty()) {
+        let candidates = crate::derive::candidate_names(t);
+        if let Some(free) = candidates.iter().find(|c| !used.contains(c)) {
+            t.name = free.clone();
+            used.push(free.clone());
+            continue;
+        }
+        let base = candidates
+            .first()
+            .cloned()
+            .unwrap_or_else(|| default_name(t));
         let mut name = base.clone();
         let mut n = 2;
         while used.contains(&name) {
@@ -243,6 +272,76 @@ fn name_tables(tables: &mut [TableDesign]) {
         }
         used.push(name.clone());
         t.name = name;
+    }
+}
+
+/// A query's rate given twice (`@rate` and `[query.NAME] rate_per_second`) must
+/// agree; given once, it is the query's rate. A `[query.NAME]` that names no
+/// statement of the list is a warning (a renamed or deleted query).
+fn reconcile_rates(
+    specs: &mut [QuerySpec],
+    stats: &Stats,
+    warnings: &mut Vec<String>,
+) -> Result<(), DesignError> {
+    for (name, qs) in &stats.queries {
+        let Some(q) = specs.iter_mut().find(|q| q.name == *name) else {
+            warnings.push(format!(
+                "the statistics file's [query.{name}] names no statement of the query list"
+            ));
+            continue;
+        };
+        match (q.rate, qs.rate_per_second) {
+            (Some(a), Some(b)) if (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1.0) => {
+                return Err(DesignError::new(
+                    DesignErrorKind::Annotation,
+                    Source::Queries,
+                    (q.line, q.column),
+                    format!(
+                        "`@rate {}/s` of {name} contradicts the statistics file's [query.{name}] rate_per_second = {}: give one rate, or make them agree",
+                        trim_float(a),
+                        trim_float(b)
+                    ),
+                ));
+            }
+            (None, Some(b)) => q.rate = Some(b),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The query list's rates and spans as `[query.*]` sections of the designed
+/// tables, so that `review --stats` and `size` weigh the tables by the queries
+/// that read them (the loader's rule: a table's request rate is the sum of its
+/// queries' rates, its read span the widest of their spans).
+fn carry_query_stats(
+    keyspace: &str,
+    queries: &[QueryPlan],
+    entity_stats: Option<&Stats>,
+    out: &mut Stats,
+) {
+    for q in queries {
+        let Some(table) = &q.table else { continue };
+        let key = format!("{keyspace}.{table}");
+        let span = entity_stats
+            .and_then(|s| s.queries.get(&q.name))
+            .and_then(|qs| qs.span);
+        out.queries.insert(
+            q.name.clone(),
+            cqlmodel_stats::QueryStats {
+                rate_per_second: q.rate,
+                table: Some(key.clone()),
+                span,
+            },
+        );
+        if let Some(ts) = out.tables.get_mut(&key) {
+            if let Some(rate) = q.rate {
+                ts.request_rate = Some(ts.request_rate.unwrap_or(0.0) + rate);
+            }
+            if let Some(span) = span {
+                ts.query_span = Some(ts.query_span.map_or(span, |s| s.max(span)));
+            }
+        }
     }
 }
 
@@ -279,19 +378,55 @@ fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
     })
 }
 
-/// The entity's statistics renamed to the table's columns.
+/// The grain's statistics renamed to the table's columns. A table of several
+/// entities' rows (a timeline: posts × follows) holds the growing one's rows
+/// times the mean number of rows of each other one that meets a row of it.
 fn derived_stats(t: &TableDesign, stats: &Stats) -> TableStats {
-    let base = stats
-        .tables
-        .get(&entity_key(&t.entity))
-        .cloned()
-        .unwrap_or_default();
+    let of = |e: &str| stats.tables.get(&entity_key(e));
+    let grain: Vec<&String> = if t.grain.is_empty() {
+        vec![&t.entity]
+    } else {
+        t.grain.iter().collect()
+    };
+    let base_entity = grain
+        .iter()
+        .find(|e| of(e).is_some_and(|s| matches!(s.volume, Volume::Growth { .. })))
+        .or(grain.first())
+        .map_or(t.entity.as_str(), |e| e.as_str());
+    let base = of(base_entity).cloned().unwrap_or_default();
     let mut ts = TableStats {
         columns: BTreeMap::new(),
         span: None,
         request_rate: None,
         ..base
     };
+    if t.kind == crate::derive::TableKind::Counter {
+        // One row per key value: as many as the key's distinct values, when known.
+        let distinct: Option<f64> = t
+            .partition_key
+            .iter()
+            .map(|p| match p {
+                KeyPart::Attr(a) => of(&a.entity)
+                    .and_then(|s| s.column(&a.column))
+                    .and_then(|c| c.distinct),
+                _ => None,
+            })
+            .product();
+        ts.volume = distinct.map_or(Volume::Unspecified, |rows| Volume::Fixed { rows });
+        ts.retention = Retention::Unbounded;
+    }
+    for other in grain.iter().filter(|e| e.as_str() != base_entity) {
+        let Some(m) = rows_per_join_value(t, stats, other) else {
+            continue;
+        };
+        ts.volume = match ts.volume {
+            Volume::Fixed { rows } => Volume::Fixed { rows: rows * m },
+            Volume::Growth { rows_per_second } => Volume::Growth {
+                rows_per_second: rows_per_second * m,
+            },
+            Volume::Unspecified => Volume::Unspecified,
+        };
+    }
     for c in &t.columns {
         let cs = match &c.part {
             KeyPart::Attr(a) => stats
@@ -308,12 +443,29 @@ fn derived_stats(t: &TableDesign, stats: &Stats) -> TableStats {
                 distribution: Some(Distribution::Uniform),
                 ..ColumnStats::default()
             }),
+            KeyPart::Counter => None,
         };
         if let Some(cs) = cs {
             ts.columns.insert(c.name.clone(), cs);
         }
     }
     ts
+}
+
+/// The mean number of `entity` rows that share the value of its attribute
+/// joined to another entity of the table (`follows` rows per `followee_id`).
+pub(crate) fn rows_per_join_value(t: &TableDesign, stats: &Stats, entity: &str) -> Option<f64> {
+    let es = stats.tables.get(&entity_key(entity))?;
+    let rows = match es.volume {
+        Volume::Fixed { rows } => rows,
+        _ => return None,
+    };
+    let join = t.classes.iter().find_map(|class| {
+        let mine = class.iter().find(|c| c.entity == entity)?;
+        class.iter().any(|c| c.entity != entity).then_some(mine)
+    })?;
+    let distinct = es.column(&join.column)?.distinct?;
+    Some(rows / distinct.max(1.0))
 }
 
 fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
@@ -368,6 +520,17 @@ fn size_tables(
                             "sizing: partitions exceed {} ({}); a `{}` bucket of `{}` joins the partition key: {}",
                             over.join(", "), rec.summary, unit.name(), src.column, rec.summary
                         ));
+                        let rows = estimate.sizes.rows;
+                        if rows.p50 > 0.0 && rows.max / rows.p50 > SKEW_WARNING {
+                            warnings.push(format!(
+                                "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
+                                t.name,
+                                unit.name(),
+                                cqlmodel_stats::units::format_count(rows.max),
+                                cqlmodel_stats::units::format_count(rows.p50),
+                                unit.name()
+                            ));
+                        }
                     } else {
                         let n = salt_that_fits(keyspace, t, stats);
                         t.partition_key.push(KeyPart::Salt(n));
@@ -375,7 +538,7 @@ fn size_tables(
                             "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
                             over.join(", ")
                         ));
-                        extra.push(t.entity.clone());
+                        extra.extend(single_grain(t));
                     }
                 }
                 RecommendationKind::Salt(n) => {
@@ -384,8 +547,17 @@ fn size_tables(
                         "sizing: partitions exceed {} (a skewed key runs hot); salt {n} joins the partition key, so a read of one key fans out to {n} partitions: {}",
                         over.join(", "), rec.summary
                     ));
-                    extra.push(t.entity.clone());
+                    extra.extend(single_grain(t));
                 }
+            }
+            if let Some(n) = t.partition_key.iter().find_map(|p| match p {
+                KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
+                _ => None,
+            }) {
+                warnings.push(format!(
+                    "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
+                    t.name
+                ));
             }
             let wanted: Vec<_> = t
                 .columns
@@ -413,16 +585,35 @@ fn size_tables(
             continue;
         };
         let by_pk = crate::writes::by_primary_key(model, e);
-        if !tables.iter().any(|t| {
-            t.entity == entity && t.partition_key == by_pk.partition_key && t.clustering.is_empty()
-        }) {
+        let attr = |c: &String| crate::select::ColRef {
+            entity: e.name.clone(),
+            column: c.clone(),
+        };
+        // Any table keyed by the entity's primary key alone and holding all
+        // its attributes (as rows, or as the static part of a partition that
+        // also holds its children) already serves the lookup.
+        let serves_lookup = |t: &TableDesign| {
+            t.partition_key.len() == e.primary_key.len()
+                && e.primary_key.iter().all(|c| {
+                    t.column_of(&attr(c))
+                        .is_some_and(|col| col.role == Role::PartitionKey)
+                })
+                && e.attributes
+                    .iter()
+                    .all(|a| t.column_of(&attr(&a.name)).is_some())
+        };
+        if !tables.iter().any(serves_lookup) {
             let mut t = by_pk;
-            let base = format!(
-                "{}_by_{}",
-                crate::derive::singular(&entity),
-                e.primary_key.join("_and_")
-            );
-            let mut name = base.clone();
+            let candidates = crate::derive::candidate_names(&t);
+            let base = candidates
+                .first()
+                .cloned()
+                .unwrap_or_else(|| default_name(&t));
+            let mut name = candidates
+                .iter()
+                .find(|c| !tables.iter().any(|x| x.name == **c))
+                .cloned()
+                .unwrap_or_else(|| base.clone());
             let mut n = 2;
             while tables.iter().any(|x| x.name == name) {
                 name = format!("{base}_{n}");
@@ -436,6 +627,21 @@ fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A largest partition this many times the median one: the bucket that fits
+/// the largest key is far too fine for the others.
+pub const SKEW_WARNING: f64 = 100.0;
+
+/// Above this many salt buckets a read's fan-out is worth a warning.
+pub const SALT_FANOUT_WARNING: u32 = 16;
+
+/// The entity whose rows a table holds, when it holds one entity's rows.
+fn single_grain(t: &TableDesign) -> Option<String> {
+    match t.grain.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
 }
 
 /// The smallest power-of-two salt that brings the table's partitions within the limits.
@@ -496,6 +702,14 @@ fn choose_compaction(
             .and_then(|s| s.tables.get(&entity_key(&t.entity)))
             .map(|s| s.retention);
         t.ttl = match retention {
+            // Cassandra refuses default_time_to_live on a counter table.
+            Some(Retention::Seconds(_)) if t.kind == crate::derive::TableKind::Counter => {
+                t.decisions.push(format!(
+                    "no default_time_to_live: a counter cannot expire; the count includes `{}` rows older than their retention unless a job decrements it",
+                    t.entity
+                ));
+                None
+            }
             Some(Retention::Seconds(s)) => Some(s),
             _ => None,
         };
@@ -525,10 +739,14 @@ fn choose_compaction(
             .filter(|q| t.queries.contains(&q.name))
             .filter_map(|q| q.rate)
             .sum();
+        // Append-only: nothing but inserts, or (with rates) updates and deletes
+        // under 1% of the inserts, e.g. a rare erasure request: TWCS copes with
+        // those, and the TTL expires the rest.
         let append_only = !mutations.is_empty()
-            && mutations
+            && (mutations
                 .iter()
-                .all(|m| m.kind == crate::querylist::MutationKind::Insert);
+                .all(|m| m.kind == crate::querylist::MutationKind::Insert)
+                || (inserts > 0.0 && updates <= 0.01 * inserts));
         let time_clustered = t.clustering.first().is_some_and(|(p, _)| matches!(p, KeyPart::Attr(c) if crate::derive::attr_type(model, c).is_some_and(|ty| crate::pgtypes::is_time(&ty))));
         let growing = stats
             .and_then(|s| s.tables.get(&entity_key(&t.entity)))

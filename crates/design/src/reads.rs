@@ -72,7 +72,12 @@ pub fn select_cql(
             spec.app_order.join(", ")
         ));
     }
-    for (f, arg) in spec.aggregates.iter().filter(|_| !grouped) {
+    let counter = t.kind == crate::derive::TableKind::Counter;
+    if counter {
+        select_list.push(quote_ident("count"));
+        notes.push("reads the counter: one cell, however many rows were counted".into());
+    }
+    for (f, arg) in spec.aggregates.iter().filter(|_| !grouped && !counter) {
         let inner = match arg.as_ref().and_then(|a| {
             t.column_of(a).or_else(|| {
                 t.columns
@@ -85,7 +90,7 @@ pub fn select_cql(
         };
         select_list.push(format!("{f}({inner})"));
     }
-    if spec.aggregates.is_empty() || grouped {
+    if (spec.aggregates.is_empty() || grouped) && !counter {
         for p in spec.projection.iter().chain(&spec.group_by) {
             if let Some(c) = t
                 .columns
@@ -141,6 +146,7 @@ pub fn select_cql(
                     notes.push(format!("reads the newest {unit} bucket first and walks back one bucket per execution until the page is full"));
                 }
             }
+            KeyPart::Counter => {}
             KeyPart::Salt(n) => {
                 partitions = partitions.saturating_mul(u64::from(*n));
                 conds.push(format!("{name} IN ({})", markers(u64::from(*n))));
@@ -199,7 +205,7 @@ pub fn select_cql(
     if let Some(l) = spec.limit {
         cql.push_str(&format!(" LIMIT {l}"));
     }
-    let per_partition = if full_key && spec.aggregates.is_empty() {
+    let per_partition = if counter || (full_key && spec.aggregates.is_empty()) {
         Some(1.0)
     } else {
         rows_per_partition

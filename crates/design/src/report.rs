@@ -51,6 +51,12 @@ pub fn json(d: &Design) -> Value {
             json!({
                 "name": t.name,
                 "entity": t.entity,
+                "grain": t.grain,
+                "kind": match &t.kind {
+                    crate::derive::TableKind::Table => json!("table"),
+                    crate::derive::TableKind::Counter => json!("counter"),
+                    crate::derive::TableKind::View { base } => json!({"view_of": base}),
+                },
                 "partition_key": t.partition_key.iter().map(col).collect::<Vec<_>>(),
                 "clustering": t.clustering.iter().map(|(p, desc)| json!({"column": col(p), "order": if *desc { "DESC" } else { "ASC" }})).collect::<Vec<_>>(),
                 "static": t.columns.iter().filter(|c| c.role == Role::Static).map(|c| c.name.clone()).collect::<Vec<_>>(),
@@ -178,21 +184,27 @@ pub fn report_md(d: &Design) -> String {
                 ""
             }
         ));
+        for n in &w.notes {
+            s.push_str(&format!("- {n}\n"));
+        }
         if w.statements.is_empty() {
             s.push_str("No designed table holds this entity's attributes.\n");
             continue;
         }
         for (i, st) in w.statements.iter().enumerate() {
             s.push_str(&format!(
-                "{}. `{}` on `{}` — **{}**: {}",
+                "{}. `{}` on `{}` — **{}**: {}.",
                 i + 1,
                 st.cql,
                 st.table,
                 st.mechanism,
-                st.reason
+                st.reason.trim_end_matches('.')
             ));
             if let Some(r) = &st.repeat {
                 s.push_str(&format!(" Repeated {r}."));
+            }
+            if let Some(r) = &st.reads_first {
+                s.push_str(&format!(" First: {r}."));
             }
             s.push('\n');
         }

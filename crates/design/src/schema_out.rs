@@ -18,6 +18,9 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
         .map(|c| quote_ident(&c.name).len())
         .max()
         .unwrap_or(0);
+    if let crate::derive::TableKind::View { base } = &t.kind {
+        return view_cql(keyspace, t, base);
+    }
     let mut s = format!(
         "CREATE TABLE IF NOT EXISTS {}.{} (\n",
         quote_ident(keyspace),
@@ -75,7 +78,12 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
         options.push(format!("CLUSTERING ORDER BY ({})", orders.join(", ")));
     }
     let compaction = match t.compaction.as_str() {
-        "TimeWindowCompactionStrategy" => "{'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 1}".to_string(),
+        "TimeWindowCompactionStrategy" => {
+            let (unit, size) = twcs_window(t.ttl);
+            format!(
+                "{{'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '{unit}', 'compaction_window_size': {size}}}"
+            )
+        }
         other => format!("{{'class': '{other}'}}"),
     };
     if !t.compaction.is_empty() {
@@ -90,4 +98,80 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
         s.push_str(&format!("\n  WITH {};\n", options.join("\n   AND ")));
     }
     s
+}
+
+/// `CREATE MATERIALIZED VIEW`: every primary key column `IS NOT NULL`, as
+/// Cassandra requires.
+fn view_cql(keyspace: &str, t: &TableDesign, base: &str) -> String {
+    let name = |p: &crate::derive::KeyPart| t.column_for(p).map(|c| quote_ident(&c.name));
+    let pk: Vec<String> = t.partition_key.iter().filter_map(name).collect();
+    let ck: Vec<String> = t.clustering.iter().filter_map(|(p, _)| name(p)).collect();
+    let columns: Vec<String> = t.columns.iter().map(|c| quote_ident(&c.name)).collect();
+    let not_null: Vec<String> = pk
+        .iter()
+        .chain(&ck)
+        .map(|c| format!("{c} IS NOT NULL"))
+        .collect();
+    let pk_text = if pk.len() == 1 {
+        pk.join("")
+    } else {
+        format!("({})", pk.join(", "))
+    };
+    let mut key = vec![pk_text];
+    key.extend(ck.iter().cloned());
+    let mut s = format!(
+        "CREATE MATERIALIZED VIEW IF NOT EXISTS {ks}.{view} AS\n    SELECT {} FROM {ks}.{base}\n    WHERE {}\n    PRIMARY KEY ({})",
+        columns.join(", "),
+        not_null.join(" AND "),
+        key.join(", "),
+        ks = quote_ident(keyspace),
+        view = quote_ident(&t.name),
+        base = quote_ident(base),
+    );
+    let mut options = Vec::new();
+    if !t.clustering.is_empty() {
+        let orders: Vec<String> = t
+            .clustering
+            .iter()
+            .filter_map(|(p, desc)| {
+                name(p).map(|c| format!("{c} {}", if *desc { "DESC" } else { "ASC" }))
+            })
+            .collect();
+        options.push(format!("CLUSTERING ORDER BY ({})", orders.join(", ")));
+    }
+    if !t.compaction.is_empty() {
+        options.push(format!("compaction = {{'class': '{}'}}", t.compaction));
+    }
+    if options.is_empty() {
+        s.push_str(";\n");
+    } else {
+        s.push_str(&format!("\n  WITH {};\n", options.join("\n   AND ")));
+    }
+    s
+}
+
+/// About 30 windows per TTL (the usual TWCS guidance: tens of windows, so a
+/// window's SSTable is dropped whole when its rows expire): hours under a day,
+/// else days.
+pub fn twcs_window(ttl: Option<u64>) -> (&'static str, u64) {
+    let window = ttl.unwrap_or(86_400 * 30) / 30;
+    if window < 86_400 {
+        ("HOURS", window.div_ceil(3_600).max(1))
+    } else {
+        ("DAYS", window.div_ceil(86_400))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::twcs_window;
+
+    #[test]
+    fn twcs_windows_are_about_a_thirtieth_of_the_ttl() {
+        assert_eq!(twcs_window(Some(30 * 86_400)), ("DAYS", 1));
+        assert_eq!(twcs_window(Some(90 * 86_400)), ("DAYS", 3));
+        assert_eq!(twcs_window(Some(7 * 86_400)), ("HOURS", 6));
+        assert_eq!(twcs_window(Some(3_600)), ("HOURS", 1));
+        assert_eq!(twcs_window(None), ("DAYS", 1));
+    }
 }

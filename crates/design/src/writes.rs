@@ -6,7 +6,7 @@ use cqlmodel_cql::keywords::quote_ident;
 use cqlmodel_stats::{Distribution, Stats, Volume};
 use serde::Serialize;
 
-use crate::derive::{KeyPart, Role, TableDesign, add_columns};
+use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind, add_columns};
 use crate::plan::trim_float;
 use crate::querylist::{Body, MutationKind, MutationSpec, QuerySpec};
 use crate::relational::{Entity, Model};
@@ -19,6 +19,12 @@ pub struct WriteStatement {
     pub cql: String,
     /// `None`: once per mutation; else the rows it is repeated for.
     pub repeat: Option<String>,
+    /// What the application reads before this write (copied attributes, old key values).
+    pub reads_first: Option<String>,
+    /// A counter update (`count = count ± 1`).
+    pub counter: bool,
+    /// `INSERT … IF NOT EXISTS`: claims a value the model declares UNIQUE.
+    pub lwt: bool,
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,
@@ -36,6 +42,8 @@ pub struct WritePath {
     /// Rows written per mutation (mean), when statistics say.
     pub write_amplification: Option<f64>,
     pub not_atomic: String,
+    /// Tables the mutation leaves alone on purpose, and views Cassandra keeps.
+    pub notes: Vec<String>,
 }
 
 /// The entity's own table: keyed by its primary key, every attribute.
@@ -47,6 +55,8 @@ pub fn by_primary_key(model: &Model, e: &Entity) -> TableDesign {
     let mut t = TableDesign {
         name: String::new(),
         entity: e.name.clone(),
+        grain: vec![e.name.clone()],
+        kind: crate::derive::TableKind::Table,
         partition_key: e
             .primary_key
             .iter()
@@ -64,6 +74,7 @@ pub fn by_primary_key(model: &Model, e: &Entity) -> TableDesign {
         compaction_reason: String::new(),
         ttl: None,
         classes: Vec::new(),
+        ordered: 0,
     };
     let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(&a.name)).collect();
     add_columns(model, &mut t, &wanted, &[]);
@@ -145,70 +156,66 @@ pub fn write_paths(
     let mut out = Vec::new();
     for (name, m, rate, cl) in list {
         let mut statements = Vec::new();
-        let mut amplification = None;
+        let mut notes = Vec::new();
+        let mut amplification: Option<f64> = None;
         for t in tables {
-            let touches = t
-                .columns
-                .iter()
-                .any(|c| part_entity(&c.part) == Some(m.entity.as_str()));
-            if !touches {
-                continue;
+            let planned = plan_table(model, keyspace, t, &m, stats);
+            if let Some(note) = planned.note {
+                notes.push(note);
             }
-            let from_entity = |p: &KeyPart| key_from(t, p, &m.entity);
-            let foreign: Vec<&KeyPart> = t
-                .partition_key
-                .iter()
-                .chain(t.clustering.iter().map(|(p, _)| p))
-                .filter(|p| !from_entity(p))
-                .collect();
-            let static_only = t
-                .columns
-                .iter()
-                .filter(|c| part_entity(&c.part) == Some(m.entity.as_str()))
-                .all(|c| matches!(c.role, Role::Static | Role::PartitionKey));
-            let supplies_key = t
-                .partition_key
-                .iter()
-                .chain(t.clustering.iter().map(|(p, _)| p))
-                .any(|p| !matches!(p, KeyPart::Salt(_)) && from_entity(p));
-            // A new row of a parent has no children yet: its insert skips the
-            // tables where it only decorates the children's rows.
-            if m.kind == MutationKind::Insert && !supplies_key && !static_only {
-                continue;
-            }
-            let mut repeat = None;
-            if let Some(KeyPart::Attr(f)) = foreign.first().copied()
-                && !static_only
+            if let Some((table, tail)) = planned.tail
+                && tail > FANOUT_TAIL_LIMIT
             {
-                let (text, amp, join) = fan_out(stats, f, t);
-                repeat = Some(text);
-                amplification = amp.or(amplification);
-                if let Some(tail) = join.and_then(|j| tail_of(stats, f, &j))
-                    && tail > FANOUT_TAIL_LIMIT
-                {
-                    warnings.push(format!(
-                        "{name}: the largest fan-out into {} is about {} rows per write (over {}): write it for ordinary sources and let readers pull the heaviest sources' rows at read time (hybrid)",
-                        t.name, trim_float(tail.round()), trim_float(FANOUT_TAIL_LIMIT)
-                    ));
-                }
+                warnings.push(format!(
+                    "{name}: the largest fan-out into {table} is about {} rows per write (over {}): write it for ordinary sources and let readers pull the heaviest sources' rows at read time (hybrid)",
+                    cqlmodel_stats::units::format_count(tail),
+                    cqlmodel_stats::units::format_count(FANOUT_TAIL_LIMIT)
+                ));
             }
-            let Some(cql) = statement_for(keyspace, t, &m, static_only) else {
-                continue;
-            };
-            statements.push(WriteStatement {
-                table: t.name.clone(),
-                cql,
-                repeat,
-                mechanism: String::new(),
-                reason: String::new(),
-            });
+            if let Some(a) = planned.amplification {
+                amplification = Some(amplification.unwrap_or(0.0) + a);
+            }
+            if planned.copies_fan_out {
+                warnings.push(format!(
+                    "{name}: {} copies `{}` attributes into rows of other entities; the update rewrites every copy, row by row, and the application must find those rows: copy only attributes that rarely change, read the others from their own table at query time, or accept stale copies",
+                    t.name, m.entity
+                ));
+            }
+            statements.extend(planned.statements);
         }
-        assign_mechanisms(&mut statements, rate);
+        // The write of record first (the entity's own partition), then the
+        // other tables of the batch, the counters, and the queued fan-out last.
+        statements.sort_by_key(|s| {
+            if s.lwt {
+                -1
+            } else if s.repeat.is_some() {
+                3
+            } else if s.counter {
+                2
+            } else if tables
+                .iter()
+                .any(|t| t.name == s.table && pk_is_entity_key(model, t, &m.entity))
+            {
+                0
+            } else {
+                1
+            }
+        });
+        assign_mechanisms(&mut statements);
+        let batched = statements
+            .iter()
+            .filter(|s| s.mechanism == "logged batch")
+            .count();
         let not_atomic = if statements.len() <= 1 {
             "one statement on one partition: atomic and isolated there".to_string()
+        } else if batched == statements.len() {
+            format!(
+                "the {} statements apply all or none (the batchlog replays them), but not in isolation: a reader can see one table changed and not yet the other",
+                statements.len()
+            )
         } else {
             format!(
-                "the {} tables are not updated in one transaction: between the statements a reader can see one table changed and not the other; Cassandra has no cross-partition isolation",
+                "the {} tables are not updated in one transaction: between the statements a reader can see one table changed and not the other, and a write retried from the queue lands later; Cassandra has no cross-partition isolation",
                 statements.len()
             )
         };
@@ -222,139 +229,457 @@ pub fn write_paths(
             statements,
             write_amplification: amplification,
             not_atomic,
+            notes,
         });
     }
     out
 }
 
-fn part_entity(p: &KeyPart) -> Option<&str> {
-    match p {
-        KeyPart::Attr(c) | KeyPart::Bucket(c, _) => Some(c.entity.as_str()),
-        KeyPart::Salt(_) => None,
+/// What one mutation writes into one table.
+#[derive(Default)]
+struct Planned {
+    statements: Vec<WriteStatement>,
+    /// Rows written into this table per mutation (mean), for a fan-out.
+    amplification: Option<f64>,
+    /// (table, largest fan-out) when statistics give it.
+    tail: Option<(String, f64)>,
+    /// An update that rewrites copies of a parent's attributes in child rows.
+    copies_fan_out: bool,
+    note: Option<String>,
+}
+
+/// How the mutated entity appears in a table.
+#[derive(Debug, PartialEq, Eq)]
+enum Presence {
+    /// Its rows are the table's rows (alone, or with other entities' rows).
+    Grain,
+    /// Its attributes are static columns: one copy per partition.
+    Static,
+    /// Its attributes are copied into the rows of other entities.
+    Copied,
+    Absent,
+}
+
+fn presence(t: &TableDesign, entity: &str) -> Presence {
+    if t.grain.iter().any(|g| g == entity) {
+        return Presence::Grain;
+    }
+    let cols: Vec<&TableColumn> = t
+        .columns
+        .iter()
+        .filter(|c| holds_entity(t, c, entity) && matches!(c.role, Role::Static | Role::Regular))
+        .collect();
+    if cols.is_empty() {
+        Presence::Absent
+    } else if cols.iter().all(|c| c.role == Role::Static) {
+        Presence::Static
+    } else {
+        Presence::Copied
     }
 }
 
-/// True when the mutated entity supplies the key part (directly or through a join equality).
-fn key_from(t: &TableDesign, p: &KeyPart, entity: &str) -> bool {
-    match p {
-        KeyPart::Attr(c) | KeyPart::Bucket(c, _) => crate::derive::class_of(&t.classes, c)
+/// True when the column holds an attribute of `entity` (directly or through a join equality).
+fn holds_entity(t: &TableDesign, c: &TableColumn, entity: &str) -> bool {
+    match &c.part {
+        KeyPart::Attr(a) => crate::derive::class_of(&t.classes, a)
             .iter()
             .any(|m| m.entity == entity),
-        KeyPart::Salt(_) => true,
+        _ => false,
     }
 }
 
-fn statement_for(
+/// True when the column holds one of the given attributes of `entity`.
+fn holds_any(t: &TableDesign, c: &TableColumn, entity: &str, columns: &[String]) -> bool {
+    let source = match &c.part {
+        KeyPart::Attr(a) | KeyPart::Bucket(a, _) => a,
+        _ => return false,
+    };
+    crate::derive::class_of(&t.classes, source)
+        .iter()
+        .any(|m| m.entity == entity && columns.contains(&m.column))
+}
+
+fn is_key(c: &TableColumn) -> bool {
+    matches!(
+        c.role,
+        Role::PartitionKey | Role::ClusteringAsc | Role::ClusteringDesc
+    )
+}
+
+fn plan_table(
+    model: &Model,
     keyspace: &str,
     t: &TableDesign,
     m: &MutationSpec,
-    static_only: bool,
-) -> Option<String> {
+    stats: Option<&Stats>,
+) -> Planned {
+    let mut p = Planned::default();
+    if let TableKind::View { base } = &t.kind {
+        if presence(t, &m.entity) != Presence::Absent {
+            p.note = Some(format!(
+                "`{}` is a materialized view of `{base}`: Cassandra applies this {} to it",
+                t.name,
+                m.kind.verb()
+            ));
+        }
+        return p;
+    }
     let table = format!("{}.{}", quote_ident(keyspace), quote_ident(&t.name));
-    let keys: Vec<&crate::derive::TableColumn> = t
-        .columns
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.role,
-                Role::PartitionKey | Role::ClusteringAsc | Role::ClusteringDesc
-            )
-        })
-        .collect();
-    let pk_only: Vec<&crate::derive::TableColumn> = t
+    let keys: Vec<&TableColumn> = t.columns.iter().filter(|c| is_key(c)).collect();
+    let pk: Vec<&TableColumn> = t
         .columns
         .iter()
         .filter(|c| c.role == Role::PartitionKey)
         .collect();
-    let where_of = |cols: &[&crate::derive::TableColumn]| {
-        cols.iter()
-            .map(|c| format!("{} = ?", quote_ident(&c.name)))
-            .collect::<Vec<_>>()
-            .join(" AND ")
-    };
-    let mine = |c: &crate::derive::TableColumn| match &c.part {
-        KeyPart::Attr(a) => {
-            a.entity == m.entity
-                && (m.columns.contains(&a.column) || m.kind != MutationKind::Update)
+    let key_moves = m.kind == MutationKind::Update
+        && keys.iter().any(|c| holds_any(t, c, &m.entity, &m.columns));
+    let others: Vec<&String> = t.grain.iter().filter(|g| **g != m.entity).collect();
+    let fan = |p: &mut Planned| -> Option<String> {
+        let other = others.first()?;
+        let join = join_column(t, other);
+        let mean = stats.and_then(|s| crate::plan::rows_per_join_value(t, s, other));
+        p.amplification = mean;
+        if let (Some(s), Some(j)) = (stats, &join) {
+            p.tail = tail_of(s, other, j).map(|x| (t.name.clone(), x));
         }
-        _ => false,
-    };
-    match m.kind {
-        MutationKind::Insert if static_only => {
-            let set: Vec<String> = t
-                .columns
+        let mut text = match &join {
+            Some(j) => format!("once per `{other}` row with this `{j}`: fan-out on write"),
+            None => format!("once per related `{other}` row: fan-out on write"),
+        };
+        let growing = stats
+            .and_then(|s| s.tables.get(&crate::plan::entity_key(other)))
+            .is_some_and(|s| !matches!(s.volume, Volume::Fixed { .. }));
+        if growing && m.kind == MutationKind::Insert {
+            let newest = t
+                .partition_key
                 .iter()
-                .filter(|c| c.role == Role::Static && mine(c))
-                .map(|c| format!("{} = ?", quote_ident(&c.name)))
-                .collect();
-            (!set.is_empty()).then(|| {
-                format!(
-                    "UPDATE {table} SET {} WHERE {}",
-                    set.join(", "),
-                    where_of(&pk_only)
-                )
-            })
-        }
-        MutationKind::Insert => {
-            let cols: Vec<String> = t
-                .columns
-                .iter()
-                .filter(|c| {
-                    matches!(
-                        c.role,
-                        Role::PartitionKey | Role::ClusteringAsc | Role::ClusteringDesc
-                    ) || (c.role == Role::Regular
-                        && part_entity(&c.part) == Some(m.entity.as_str()))
+                .find_map(|p| match p {
+                    KeyPart::Bucket(_, unit) => Some(format!("the newest `{unit}` bucket")),
+                    _ => None,
                 })
-                .map(|c| quote_ident(&c.name))
-                .collect();
-            Some(format!(
-                "INSERT INTO {table} ({}) VALUES ({})",
-                cols.join(", "),
-                crate::reads::markers(cols.len() as u64)
-            ))
+                .unwrap_or_else(|| "the newest page".into());
+            text.push_str(&format!(
+                "; a backfill of a growing history: copy only what readers page through ({newest}) and let older rows be read where they live"
+            ));
         }
-        MutationKind::Update => {
-            let set: Vec<String> = t
-                .columns
-                .iter()
-                .filter(|c| matches!(c.role, Role::Static | Role::Regular) && mine(c))
-                .map(|c| format!("{} = ?", quote_ident(&c.name)))
-                .collect();
-            if set.is_empty() {
-                return None;
-            }
-            let statics = t
-                .columns
-                .iter()
-                .filter(|c| mine(c) && matches!(c.role, Role::Static | Role::Regular))
-                .all(|c| c.role == Role::Static);
-            let key = if statics || static_only {
-                where_of(&pk_only)
-            } else {
-                where_of(&keys)
+        if let Some(a) = mean {
+            text.push_str(&format!(
+                " (about {} rows per write, from the statistics)",
+                trim_float(a.round())
+            ));
+        }
+        Some(text)
+    };
+    match (presence(t, &m.entity), t.kind == TableKind::Counter) {
+        (Presence::Grain, true) => {
+            let where_ = where_of(&pk);
+            let cql =
+                |sign: &str| format!("UPDATE {table} SET count = count {sign} 1 WHERE {where_}");
+            let mut push = |cql: String| {
+                p.statements.push(statement(t, cql, None));
             };
-            Some(format!("UPDATE {table} SET {} WHERE {key}", set.join(", ")))
+            match m.kind {
+                MutationKind::Insert => push(cql("+")),
+                MutationKind::Delete => push(cql("-")),
+                MutationKind::Update if key_moves => {
+                    push(cql("-"));
+                    push(cql("+"));
+                }
+                MutationKind::Update => {}
+            }
         }
-        MutationKind::Delete if static_only => {
-            let cols: Vec<String> = t
+        (Presence::Grain, false) => {
+            let repeat = fan(&mut p);
+            let reads: Vec<String> = t
                 .columns
                 .iter()
-                .filter(|c| {
-                    c.role == Role::Static && part_entity(&c.part) == Some(m.entity.as_str())
-                })
-                .map(|c| quote_ident(&c.name))
+                .filter(|c| c.role == Role::Regular && !holds_entity(t, c, &m.entity))
+                .map(|c| c.name.clone())
                 .collect();
-            (!cols.is_empty()).then(|| {
+            let insert = || {
+                let cols: Vec<String> = t
+                    .columns
+                    .iter()
+                    .filter(|c| is_key(c) || c.role == Role::Regular)
+                    .map(|c| quote_ident(&c.name))
+                    .collect();
                 format!(
-                    "DELETE {} FROM {table} WHERE {}",
+                    "INSERT INTO {table} ({}) VALUES ({})",
                     cols.join(", "),
-                    where_of(&pk_only)
+                    crate::reads::markers(cols.len() as u64)
                 )
-            })
+            };
+            let delete = || format!("DELETE FROM {table} WHERE {}", where_of(&keys));
+            let unique = claims_unique(t, model, &m.entity);
+            let insert = || {
+                if unique {
+                    format!("{} IF NOT EXISTS", insert())
+                } else {
+                    insert()
+                }
+            };
+            match m.kind {
+                MutationKind::Insert => {
+                    let mut st = statement(t, insert(), repeat);
+                    st.lwt = unique;
+                    if !reads.is_empty() {
+                        st.reads_first = Some(format!(
+                            "{} are copied from the related rows: read them first (read-before-write)",
+                            reads.join(", ")
+                        ));
+                    }
+                    p.statements.push(st);
+                }
+                MutationKind::Delete => {
+                    let mut st = statement(t, delete(), repeat);
+                    st.reads_first = unbound_key(t, m, &keys);
+                    p.statements.push(st);
+                }
+                MutationKind::Update if key_moves => {
+                    let mut del = statement(t, delete(), repeat.clone());
+                    del.reads_first = Some(
+                        "a key column changes: read the row's old key and values first, delete the old row, insert the new one".into(),
+                    );
+                    p.statements.push(del);
+                    let mut ins = statement(t, insert(), repeat);
+                    ins.lwt = unique;
+                    p.statements.push(ins);
+                }
+                MutationKind::Update => {
+                    let set = set_of(t, m);
+                    if !set.is_empty() {
+                        let statics = t
+                            .columns
+                            .iter()
+                            .filter(|c| {
+                                matches!(c.role, Role::Static | Role::Regular)
+                                    && holds_any(t, c, &m.entity, &m.columns)
+                            })
+                            .all(|c| c.role == Role::Static);
+                        let (key, bound) = if statics {
+                            (where_of(&pk), &pk)
+                        } else {
+                            (where_of(&keys), &keys)
+                        };
+                        let mut st = statement(
+                            t,
+                            format!("UPDATE {table} SET {} WHERE {key}", set.join(", ")),
+                            repeat,
+                        );
+                        st.reads_first = unbound_key(t, m, bound);
+                        p.statements.push(st);
+                    }
+                }
+            }
         }
-        MutationKind::Delete => Some(format!("DELETE FROM {table} WHERE {}", where_of(&keys))),
+        (Presence::Static, _) => {
+            let statics: Vec<&TableColumn> = t
+                .columns
+                .iter()
+                .filter(|c| c.role == Role::Static && holds_entity(t, c, &m.entity))
+                .collect();
+            let per_salt = t.partition_key.iter().find_map(|p| match p {
+                KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
+                _ => None,
+            });
+            let cql = match m.kind {
+                // An INSERT of the partition key and static columns alone
+                // creates the partition's static row, before any child row.
+                MutationKind::Insert => {
+                    let cols: Vec<String> = pk
+                        .iter()
+                        .chain(statics.iter())
+                        .map(|c| quote_ident(&c.name))
+                        .collect();
+                    Some(format!(
+                        "INSERT INTO {table} ({}) VALUES ({})",
+                        cols.join(", "),
+                        crate::reads::markers(cols.len() as u64)
+                    ))
+                }
+                MutationKind::Update => {
+                    let set = set_of(t, m);
+                    (!set.is_empty()).then(|| {
+                        format!(
+                            "UPDATE {table} SET {} WHERE {}",
+                            set.join(", "),
+                            where_of(&pk)
+                        )
+                    })
+                }
+                MutationKind::Delete => {
+                    let own_partition = pk_is_entity_key(model, t, &m.entity);
+                    Some(if own_partition {
+                        format!("DELETE FROM {table} WHERE {}", where_of(&pk))
+                    } else {
+                        let cols: Vec<String> =
+                            statics.iter().map(|c| quote_ident(&c.name)).collect();
+                        format!(
+                            "DELETE {} FROM {table} WHERE {}",
+                            cols.join(", "),
+                            where_of(&pk)
+                        )
+                    })
+                }
+            };
+            if let Some(cql) = cql {
+                p.statements.push(statement(t, cql, per_salt));
+            }
+        }
+        (Presence::Copied, _) => match m.kind {
+            MutationKind::Update => {
+                let set = set_of(t, m);
+                if !set.is_empty() {
+                    p.copies_fan_out = true;
+                    p.statements.push(statement(
+                        t,
+                        format!(
+                            "UPDATE {table} SET {} WHERE {}",
+                            set.join(", "),
+                            where_of(&keys)
+                        ),
+                        Some(format!(
+                            "once per `{}` row that copied this `{}` row: fan-out on write",
+                            t.name, m.entity
+                        )),
+                    ));
+                }
+            }
+            MutationKind::Insert => {}
+            MutationKind::Delete => {
+                p.note = Some(format!(
+                    "`{}` keeps its copies of the deleted `{}` row's attributes in rows of other entities; delete or rewrite those rows where the model's foreign key requires it",
+                    t.name, m.entity
+                ));
+            }
+        },
+        (Presence::Absent, _) => {}
     }
+    p
+}
+
+/// The key columns an UPDATE or DELETE needs that its WHERE does not bind
+/// (`created_at` of a row the mutation names by `(follower_id, followee_id)`):
+/// the application reads them first, by the mutation's key.
+fn unbound_key(t: &TableDesign, m: &MutationSpec, keys: &[&TableColumn]) -> Option<String> {
+    let missing: Vec<String> = keys
+        .iter()
+        .filter(|c| match &c.part {
+            KeyPart::Attr(a) | KeyPart::Bucket(a, _) => {
+                let class = crate::derive::class_of(&t.classes, a);
+                let bound = class
+                    .iter()
+                    .any(|x| x.entity == m.entity && m.key.contains(&x.column));
+                // A fan-out supplies the other grain entity's columns row by row.
+                let from_fan_out = class
+                    .iter()
+                    .any(|x| x.entity != m.entity && t.grain.contains(&x.entity));
+                !bound && !from_fan_out
+            }
+            _ => false,
+        })
+        .map(|c| format!("`{}`", c.name))
+        .collect();
+    (!missing.is_empty() && !m.key.is_empty()).then(|| {
+        format!(
+            "the mutation binds {} only: read {} first, by {}",
+            m.key.join(", "),
+            missing.join(", "),
+            m.key.join(", ")
+        )
+    })
+}
+
+fn statement(t: &TableDesign, cql: String, repeat: Option<String>) -> WriteStatement {
+    WriteStatement {
+        table: t.name.clone(),
+        cql,
+        repeat,
+        reads_first: None,
+        counter: t.kind == TableKind::Counter,
+        lwt: false,
+        mechanism: String::new(),
+        reason: String::new(),
+    }
+}
+
+fn where_of(cols: &[&TableColumn]) -> String {
+    cols.iter()
+        .map(|c| format!("{} = ?", quote_ident(&c.name)))
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
+
+/// `col = ?` for every non-key column holding an attribute the mutation sets.
+fn set_of(t: &TableDesign, m: &MutationSpec) -> Vec<String> {
+    t.columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .filter(|c| holds_any(t, c, &m.entity, &m.columns))
+        .map(|c| format!("{} = ?", quote_ident(&c.name)))
+        .collect()
+}
+
+/// True when the partition key is exactly the primary key of `entity`: its
+/// partition is that row (with its children, if any).
+fn pk_is_entity_key(model: &Model, t: &TableDesign, entity: &str) -> bool {
+    let Some(e) = model.entity(entity) else {
+        return false;
+    };
+    let mut held: Vec<&str> = Vec::new();
+    for p in &t.partition_key {
+        let KeyPart::Attr(a) = p else { return false };
+        let class = crate::derive::class_of(&t.classes, a);
+        let Some(own) = class.iter().find(|m| m.entity == entity) else {
+            return false;
+        };
+        held.push(
+            e.primary_key
+                .iter()
+                .find(|c| **c == own.column)
+                .map_or("", |c| c.as_str()),
+        );
+    }
+    held.sort_unstable();
+    let mut want: Vec<&str> = e.primary_key.iter().map(String::as_str).collect();
+    want.sort_unstable();
+    !want.is_empty() && held == want
+}
+
+/// True when the table's partition key is a UNIQUE constraint of `entity`
+/// (not its primary key): a new row must claim the value, or two rows could
+/// silently overwrite each other (Cassandra has no unique constraint).
+fn claims_unique(t: &TableDesign, model: &Model, entity: &str) -> bool {
+    let Some(e) = model.entity(entity) else {
+        return false;
+    };
+    let mut cols: Vec<&str> = t
+        .partition_key
+        .iter()
+        .chain(t.clustering.iter().map(|(p, _)| p))
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) if a.entity == entity => Some(a.column.as_str()),
+            _ => None,
+        })
+        .collect();
+    cols.sort_unstable();
+    let same = |k: &Vec<String>| {
+        let mut k: Vec<&str> = k.iter().map(String::as_str).collect();
+        k.sort_unstable();
+        k == cols
+    };
+    t.grain == [entity.to_string()] && !same(&e.primary_key) && e.uniques.iter().any(same)
+}
+
+/// The attribute of `entity` joined to another entity of the table.
+fn join_column(t: &TableDesign, entity: &str) -> Option<String> {
+    t.classes.iter().find_map(|class| {
+        let mine = class.iter().find(|c| c.entity == entity)?;
+        class
+            .iter()
+            .any(|c| c.entity != entity)
+            .then(|| mine.column.clone())
+    })
 }
 
 fn entity_rows(stats: &Stats, entity: &str) -> Option<f64> {
@@ -364,108 +689,54 @@ fn entity_rows(stats: &Stats, entity: &str) -> Option<f64> {
     }
 }
 
-/// "once per follows row with followee_id = the post's author_id", and the mean count.
-fn fan_out(
-    stats: Option<&Stats>,
-    f: &ColRef,
-    t: &TableDesign,
-) -> (String, Option<f64>, Option<String>) {
-    let partner = crate::derive::class_of(&t.classes, f)
-        .into_iter()
-        .find(|m| m.entity == f.entity && m != f);
-    let join = t
-        .classes
-        .iter()
-        .flatten()
-        .find(|c| c.entity == f.entity && *c != f)
-        .cloned()
-        .or(partner);
-    let text = match &join {
-        Some(j) => format!(
-            "once per `{}` row with this `{}`: fan-out on write",
-            f.entity, j.column
-        ),
-        None => format!(
-            "once per `{}` row related to the written row: fan-out on write",
-            f.entity
-        ),
-    };
-    let amp = stats.zip(join.as_ref()).and_then(|(s, j)| {
-        let rows = entity_rows(s, &f.entity)?;
-        let distinct = s
-            .tables
-            .get(&crate::plan::entity_key(&f.entity))?
-            .column(&j.column)?
-            .distinct?;
-        Some(rows / distinct.max(1.0))
-    });
-    let join_column = join.map(|j| j.column);
-    match amp {
-        Some(a) => (
-            format!(
-                "{text} (about {} rows per write, from the statistics)",
-                trim_float(a.round())
-            ),
-            Some(a),
-            join_column,
-        ),
-        None => (text, None, join_column),
-    }
-}
-
 /// The largest number of rows one source value fans out to (zipf head share × rows).
-fn tail_of(stats: Option<&Stats>, f: &ColRef, join_column: &str) -> Option<f64> {
-    let s = stats?;
-    let ts = s.tables.get(&crate::plan::entity_key(&f.entity))?;
-    let rows = entity_rows(s, &f.entity)?;
+fn tail_of(stats: &Stats, entity: &str, join_column: &str) -> Option<f64> {
+    let ts = stats.tables.get(&crate::plan::entity_key(entity))?;
+    let rows = entity_rows(stats, entity)?;
     let c = ts.column(join_column)?;
     let n = c.distinct?;
     Some(match c.distribution {
-        Some(Distribution::Zipf { exponent }) => rows / harmonic(n, exponent),
+        Some(Distribution::Zipf { exponent }) => {
+            rows / cqlmodel_stats::distribution::harmonic(n.max(1.0), exponent).max(1.0)
+        }
         _ => rows / n.max(1.0),
     })
 }
 
-fn harmonic(n: f64, s: f64) -> f64 {
-    let terms = n.clamp(1.0, 1e6) as u64;
-    let mut h: f64 = (1..=terms).map(|k| (k as f64).powf(-s)).sum();
-    if n > 1e6 && s != 1.0 {
-        h += (n.powf(1.0 - s) - 1e6f64.powf(1.0 - s)) / (1.0 - s);
-    } else if n > 1e6 {
-        h += (n / 1e6).ln();
-    }
-    h.max(1.0)
-}
-
-/// Same-partition or few tables without fan-out: a logged batch; fan-out: an
-/// application write per row with retry from a queue.
-fn assign_mechanisms(statements: &mut [WriteStatement], rate: Option<f64>) {
-    let n = statements.len();
-    let any_fanout = statements.iter().any(|s| s.repeat.is_some());
-    for (i, s) in statements.iter_mut().enumerate() {
-        if n == 1 && s.repeat.is_none() {
-            s.mechanism = "single statement".into();
-            s.reason = "one partition of one table: atomic and isolated".into();
+/// The mechanism that keeps each table in step, and why: counters on their
+/// own (a batch cannot mix them with other writes, and a retried increment may
+/// count twice); fan-out rows written by the application from a queue; a few
+/// plain statements in one logged batch; more than five as dual writes.
+fn assign_mechanisms(statements: &mut [WriteStatement]) {
+    let plain = statements
+        .iter()
+        .filter(|s| s.repeat.is_none() && !s.counter && !s.lwt)
+        .count();
+    let mut first = true;
+    for s in statements.iter_mut() {
+        if s.lwt {
+            s.mechanism = "lightweight transaction, first".into();
+            s.reason = "claims the UNIQUE value (Paxos): when it is not applied the value is taken and nothing else is written; a conditional statement cannot share a batch with other partitions".into();
+        } else if s.counter {
+            s.mechanism = "counter update".into();
+            s.reason = "outside any batch (a batch cannot mix counter and non-counter writes); not idempotent: retry only when the write certainly failed, or a timeout may count twice".into();
         } else if s.repeat.is_some() {
             s.mechanism = "application write with retry from a queue".into();
-            s.reason = "fan-out writes one row per related row: too many partitions for a batch; failed writes go to a queue (Kafka) and a worker retries them until every row is written".into();
-        } else if !any_fanout && n <= 5 {
+            s.reason = "one row per related row: too many partitions for a batch; the write of record enqueues the work (Kafka, or a table polled by a worker) and a worker writes every row, retrying until all are written (the inserts are idempotent)".into();
+        } else if plain == 1 {
+            s.mechanism = "single statement".into();
+            s.reason = "one partition of one table: atomic and isolated".into();
+        } else if plain <= 5 {
             s.mechanism = "logged batch".into();
-            s.reason = if i == 0 {
-                "the write of record; the batchlog makes all the batch's statements apply eventually (all or nothing), at the cost of a batchlog write".into()
+            s.reason = if first {
+                "the write of record; the batchlog makes every statement of the batch apply eventually (all or nothing), at the cost of a batchlog write".into()
             } else {
-                let mv = match rate {
-                    Some(r) if r < 100.0 => format!(
-                        " (at {}/s a materialized view could keep it instead, but views are off by default in Cassandra 5.0)",
-                        trim_float(r)
-                    ),
-                    _ => String::new(),
-                };
-                format!("kept in step with the write of record in one LOGGED BATCH{mv}")
+                "kept in step with the write of record in the same LOGGED BATCH".into()
             };
+            first = false;
         } else {
             s.mechanism = "application dual write with retry from a queue".into();
-            s.reason = "written after the write of record; a failure is queued and retried so the table converges".into();
+            s.reason = "more than five partitions: too many for a logged batch; written after the write of record, a failure is queued and retried so the table converges".into();
         }
     }
 }

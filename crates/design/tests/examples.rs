@@ -58,7 +58,12 @@ fn review_errors(d: &Design) -> Vec<String> {
         .iter()
         .map(|e| format!("schema syntax: {e}"))
         .collect();
-    let build = cqlmodel_schema::build_schema(schema_file, &parsed.statements);
+    // As `cqlmodel review` loads a schema file: views on (the design may choose one).
+    let settings = cqlmodel_schema::Settings {
+        materialized_views_enabled: true,
+        ..cqlmodel_schema::Settings::default()
+    };
+    let build = cqlmodel_schema::build_schema_with(settings, schema_file, &parsed.statements);
     problems.extend(build.errors.iter().map(|e| format!("schema: {e}")));
     let parsed_q = cqlmodel_cql::parse(&queries_text);
     problems.extend(
@@ -80,13 +85,25 @@ fn review_errors(d: &Design) -> Vec<String> {
             problems.push(format!("{}: {}", q.name, e.message));
         }
     }
+    // The statistics as DIR/stats.toml holds them, read back by the review's loader.
+    let stats_text = cqlmodel_stats::to_toml(&d.table_stats);
+    let stats = match cqlmodel_stats::load_stats(&stats_text, &build.schema) {
+        Ok(s) => Some(s),
+        Err(errors) => {
+            problems.extend(errors.iter().map(|e| format!("stats.toml: {e}")));
+            None
+        }
+    };
+    if stats.as_ref() != Some(&d.table_stats) && !d.table_stats.tables.is_empty() {
+        problems.push("stats.toml does not read back as the design's statistics".into());
+    }
     let input = ReviewInput {
         schema: &build.schema,
         queries: &queries,
         sources: &sources,
         suppressions: &[],
         has_queries: true,
-        stats: Some(&d.table_stats),
+        stats: stats.as_ref(),
     };
     for f in review(&input, &Config::default()) {
         if f.severity == Severity::Error {

@@ -7,6 +7,7 @@
 //! them against the thresholds (100 MB, 100,000 rows), and recommends a time bucket
 //! or salt when they are exceeded. [`KeySampler`] draws real partition keys from
 //! the declared distributions and hashes them with Murmur3 for the ring analysis.
+//! [`to_toml`] writes statistics back as a file that [`load_stats`] reads as the same.
 //!
 //! ```
 //! use cqlmodel_stats::{estimate_table, load_stats, RecommendationKind, BucketUnit};
@@ -50,6 +51,7 @@ mod sample;
 pub mod shape;
 pub mod sizes;
 pub mod units;
+mod write;
 
 pub use distribution::Distribution;
 pub use error::{StatsError, StatsErrorKind};
@@ -67,3 +69,4 @@ pub use model::{
 };
 pub use recommend::{Recommendation, RecommendationKind, time_fanout};
 pub use sample::{KeySampler, SampleError, SampledPartition, TIME_ORIGIN, sample_partitions};
+pub use write::to_toml;

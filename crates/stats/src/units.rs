@@ -96,6 +96,10 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
             "`{text}`: a rate must be greater than zero"
         )));
     }
+    // A tiny unit count ("1/0.0…01s") can overflow the division.
+    if !rate.is_finite() {
+        return Err(UnitError(format!("`{text}`: the rate is too large")));
+    }
     Ok(rate)
 }
 
@@ -119,7 +123,12 @@ pub fn parse_bytes(text: &str) -> Result<f64, UnitError> {
         "tib" => 1024.0f64.powi(4),
         _ => return Err(bad()),
     };
-    Ok(value * factor)
+    let bytes = value * factor;
+    // A long run of digits times the unit can overflow.
+    if !bytes.is_finite() {
+        return Err(UnitError(format!("`{text}` is too large")));
+    }
+    Ok(bytes)
 }
 
 /// `"2.07 MB"`, `"950 B"`, `"315 GB"`: three significant digits, decimal units.
@@ -236,6 +245,11 @@ mod tests {
         assert!(parse_rate("x/s").is_err());
         assert!(parse_rate("1/fortnight").is_err());
         assert!(parse_rate("0/s").is_err());
+        let overflowing = format!("1/0.{}1s", "0".repeat(320));
+        assert!(
+            parse_rate(&overflowing).is_err(),
+            "an infinite rate is refused"
+        );
     }
 
     #[test]
@@ -246,6 +260,8 @@ mod tests {
         assert_eq!(parse_bytes("4096"), Ok(4096.0));
         assert!(parse_bytes("lots").is_err());
         assert!(parse_bytes("10 parsecs").is_err());
+        let huge = format!("1{}TB", "0".repeat(300));
+        assert!(parse_bytes(&huge).is_err(), "an infinite size is refused");
     }
 
     #[test]

@@ -220,6 +220,15 @@ fn bad_retention_and_bucket_placement() {
 }
 
 #[test]
+fn a_duration_in_seconds_that_rounds_to_zero_is_refused() {
+    let text = "[table.temp_by_device]\nretention = 0.3\n";
+    let (msg, at, kind) = only_error(text);
+    assert!(matches!(kind, StatsErrorKind::OutOfRange { .. }), "{msg}");
+    assert!(msg.contains("at least 1 second"), "{msg}");
+    assert_eq!(at, (2, 13));
+}
+
+#[test]
 fn invalid_toml_points_at_the_syntax_error() {
     let text = "[table.temp_by_device]\nrows = = 5\n";
     let (msg, at, kind) = only_error(text);

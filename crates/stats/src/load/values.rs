@@ -134,8 +134,21 @@ pub fn read_duration(field: &str, value: &Value<'_>, errors: &mut Errors) -> Opt
             .map_err(|e| bad_value(field, e.0, value, errors))
             .ok();
     }
-    let seconds = read_positive(field, value, errors)?;
-    Some(seconds.round() as u64)
+    let seconds = read_positive(field, value, errors)?.round();
+    // Under half a second would round to a duration of zero, which the unit form
+    // ("0s") refuses too.
+    if seconds < 1.0 {
+        errors.push(
+            StatsErrorKind::OutOfRange {
+                field: field.to_string(),
+                value: format_number(seconds),
+                requirement: "at least 1 second",
+            },
+            value.span(),
+        );
+        return None;
+    }
+    Some(seconds as u64)
 }
 
 /// A byte size: a number of bytes or `"100MB"`.
