@@ -22,7 +22,7 @@ pub enum InputError {
         byte: u8,
         offset: usize,
     },
-    #[error("{path}: the file is empty (no CQL statements)")]
+    #[error("{path}: the file is empty")]
     Empty { path: String },
 }
 

@@ -587,6 +587,26 @@ pub(crate) fn add_columns(
             c.name = format!("{}_{}", singular(&a.entity), a.column);
         }
     }
+    // A prefixed name can meet another column's own name (`posts.id` as
+    // `post_id` next to `orders.post_id`): the later one takes its entity's
+    // full name, then a number, so the table's column names stay distinct.
+    let mut seen: Vec<String> = Vec::new();
+    for c in cols.iter_mut() {
+        if seen.contains(&c.name) {
+            let base = match &c.part {
+                KeyPart::Attr(a) => format!("{}_{}", a.entity, a.column),
+                _ => c.name.clone(),
+            };
+            let mut name = base.clone();
+            let mut n = 2;
+            while seen.contains(&name) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            c.name = name;
+        }
+        seen.push(c.name.clone());
+    }
     t.columns = cols;
 }
 
@@ -667,7 +687,7 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
     let own = singular(&t.entity);
     let mut out = Vec::new();
     if t.kind == TableKind::Counter {
-        out.push(format!("{own}_count_by_{}", keys.join("_and_")));
+        out.push(fit_name(&format!("{own}_count_by_{}", keys.join("_and_"))));
         return out;
     }
     if let Some(parent) = static_parent(t) {
@@ -680,6 +700,14 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
         _ => format!("{}_by_{}", t.entity, keys.join("_and_")),
     };
     out.push(base.clone());
+    if base.ends_with("_by_id") {
+        let cols: Vec<String> = t
+            .partition_key
+            .iter()
+            .filter_map(|p| t.column_for(p).map(|c| c.name.clone()))
+            .collect();
+        out.push(format!("{}_by_{}", t.entity, cols.join("_and_")));
+    }
     let ck: Vec<String> = t
         .clustering
         .iter()
@@ -689,7 +717,49 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
     if !ck.is_empty() {
         out.push(format!("{base}_{}", ck.join("_")));
     }
-    out
+    let all_ck: Vec<String> = t
+        .clustering
+        .iter()
+        .filter_map(|(p, _)| t.column_for(p).map(|c| stem(&c.name)))
+        .collect();
+    if all_ck.len() > ck.len() {
+        out.push(format!("{base}_{}", all_ck.join("_")));
+    }
+    if t.clustering.first().is_some_and(|(_, desc)| *desc) {
+        out.push(format!("{base}_{}_desc", all_ck.join("_")));
+    }
+    let others: Vec<String> = t
+        .grain
+        .iter()
+        .filter(|g| **g != t.entity)
+        .map(|g| singular(g))
+        .collect();
+    if !others.is_empty() {
+        out.push(format!("{base}_with_{}", others.join("_")));
+    }
+    out.into_iter().map(|n| fit_name(&n)).collect()
+}
+
+/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
+pub const MAX_NAME: usize = 48;
+
+/// A name within 48 characters: `_and_` shortened to `_`, then cut with a
+/// hash of the whole name so that two long names stay distinct.
+pub fn fit_name(name: &str) -> String {
+    if name.len() <= MAX_NAME {
+        return name.to_string();
+    }
+    let short = name.replace("_and_", "_");
+    if short.len() <= MAX_NAME {
+        return short;
+    }
+    // FNV-1a: stable across runs and platforms.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let head: String = short.chars().take(MAX_NAME - 9).collect();
+    // `_h` + hex: a hash, never read as a collision number.
+    format!("{}_h{:07x}", head.trim_end_matches('_'), hash & 0x0fff_ffff)
 }
 
 /// The entity whose key is the whole partition key and whose attributes are
@@ -763,6 +833,10 @@ pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
 /// then x's ordered clustering columns next in host's clustering (either
 /// direction: a reversed read), and x's uniqueness columns anywhere in host's key.
 fn serves(host: &TableDesign, x: &TableDesign) -> bool {
+    // Two queries the user named different tables (`@table`) keep them.
+    if !host.name.is_empty() && !x.name.is_empty() && host.name != x.name {
+        return false;
+    }
     if host.grain != x.grain
         || host.kind != TableKind::Table
         || x.kind != TableKind::Table

@@ -253,8 +253,16 @@ fn name_tables(tables: &mut [TableDesign]) {
         .filter(|t| !t.name.is_empty())
         .map(|t| t.name.clone())
         .collect();
-    for t in tables.iter_mut().filter(|t| t.name.is_empty()) {
-        let candidates = crate::derive::candidate_names(t);
+    // Tables with fewer names to choose from choose first.
+    let mut order: Vec<(usize, Vec<String>)> = tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.name.is_empty())
+        .map(|(i, t)| (i, crate::derive::candidate_names(t)))
+        .collect();
+    order.sort_by_key(|(i, c)| (c.len(), *i));
+    for (i, candidates) in order {
+        let Some(t) = tables.get_mut(i) else { continue };
         if let Some(free) = candidates.iter().find(|c| !used.contains(c)) {
             t.name = free.clone();
             used.push(free.clone());
@@ -267,7 +275,7 @@ fn name_tables(tables: &mut [TableDesign]) {
         let mut name = base.clone();
         let mut n = 2;
         while used.contains(&name) {
-            name = format!("{base}_{n}");
+            name = crate::derive::fit_name(&format!("{base}_{n}"));
             n += 1;
         }
         used.push(name.clone());
@@ -381,7 +389,7 @@ fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
 /// The grain's statistics renamed to the table's columns. A table of several
 /// entities' rows (a timeline: posts × follows) holds the growing one's rows
 /// times the mean number of rows of each other one that meets a row of it.
-fn derived_stats(t: &TableDesign, stats: &Stats) -> TableStats {
+fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
     let of = |e: &str| stats.tables.get(&entity_key(e));
     let grain: Vec<&String> = if t.grain.is_empty() {
         vec![&t.entity]
@@ -449,7 +457,69 @@ fn derived_stats(t: &TableDesign, stats: &Stats) -> TableStats {
             ts.columns.insert(c.name.clone(), cs);
         }
     }
+    key_values_per_row(model, t, &mut ts);
     ts
+}
+
+/// The entity whose key (primary or UNIQUE) the partition key holds, when the
+/// table holds that entity's rows alone: each partition is one row.
+fn one_row_per_partition(model: &Model, t: &TableDesign) -> Option<String> {
+    let [entity] = t.grain.as_slice() else {
+        return None;
+    };
+    let e = model.entity(entity)?;
+    let held: Vec<String> = t
+        .partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) => crate::derive::class_of(&t.classes, a)
+                .into_iter()
+                .find(|x| x.entity == *entity)
+                .map(|x| x.column),
+            _ => None,
+        })
+        .collect();
+    e.keys()
+        .any(|k| k.iter().all(|c| held.contains(c)))
+        .then(|| entity.clone())
+}
+
+/// A partition-key column that is its rows' own single-column key (a post's
+/// `post_id`) has one value per row: as many distinct values as the table has
+/// rows (at the sizing age), not the documented default of 1,000, which would
+/// make one-row partitions look huge.
+fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
+    let [entity] = t.grain.as_slice() else { return };
+    let Some(e) = model.entity(entity) else {
+        return;
+    };
+    let rows = match ts.volume {
+        Volume::Fixed { rows } => rows,
+        Volume::Growth { rows_per_second } => {
+            let live = match ts.retention {
+                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(365 * 86_400)),
+                _ => ts.horizon.unwrap_or(365 * 86_400),
+            };
+            rows_per_second * live as f64
+        }
+        Volume::Unspecified => return,
+    };
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let own = crate::derive::class_of(&t.classes, a)
+            .into_iter()
+            .find(|x| x.entity == *entity);
+        let unique = own.is_some_and(|o| {
+            e.keys()
+                .any(|k| matches!(k.as_slice(), [only] if *only == o.column))
+        });
+        if unique {
+            let cs = ts.columns.entry(c.name.clone()).or_default();
+            if cs.distinct.is_none() {
+                cs.distinct = Some(rows.max(1.0).round());
+            }
+        }
+    }
 }
 
 /// The mean number of `entity` rows that share the value of its attribute
@@ -486,7 +556,7 @@ fn size_tables(
 ) -> Result<(), DesignError> {
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
-        let ts = derived_stats(t, stats);
+        let ts = derived_stats(model, t, stats);
         let Some(schema) = build_one(keyspace, t) else {
             continue;
         };
@@ -494,6 +564,14 @@ fn size_tables(
             continue;
         };
         let estimate = estimate_table(table, &ts, &stats.thresholds);
+        if let Some(entity) = one_row_per_partition(model, t) {
+            t.decisions.push(format!(
+                "sizing: the partition key holds the key of `{entity}`: one row per partition ({} bytes), nothing to bucket",
+                trim_float(estimate.sizes.bytes.max.round())
+            ));
+            out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
                 "sizing: largest partition {} rows, {} bytes: within the limits",
@@ -532,7 +610,7 @@ fn size_tables(
                             ));
                         }
                     } else {
-                        let n = salt_that_fits(keyspace, t, stats);
+                        let n = salt_that_fits(model, keyspace, t, stats);
                         t.partition_key.push(KeyPart::Salt(n));
                         t.decisions.push(format!(
                             "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
@@ -576,8 +654,10 @@ fn size_tables(
                 t.name, estimate.exceeds
             ));
         }
-        out.tables
-            .insert(format!("{keyspace}.{}", t.name), derived_stats(t, stats));
+        out.tables.insert(
+            format!("{keyspace}.{}", t.name),
+            derived_stats(model, t, stats),
+        );
     }
     // A salted key loses its one-partition path: the entity's own table keeps it.
     for entity in extra {
@@ -602,7 +682,34 @@ fn size_tables(
                     .iter()
                     .all(|a| t.column_of(&attr(&a.name)).is_some())
         };
-        if !tables.iter().any(serves_lookup) {
+        if tables.iter().any(serves_lookup) {
+            continue;
+        }
+        // A table already keyed by the entity's primary key alone (one row per
+        // partition) takes the missing attributes rather than a second table.
+        let keyed = |t: &TableDesign| {
+            t.grain == by_pk.grain
+                && t.kind == crate::derive::TableKind::Table
+                && t.partition_key.len() == e.primary_key.len()
+                && e.primary_key.iter().all(|c| {
+                    t.column_of(&attr(c))
+                        .is_some_and(|col| col.role == Role::PartitionKey)
+                })
+        };
+        if let Some(t) = tables.iter_mut().find(|t| keyed(t)) {
+            let wanted: Vec<crate::select::ColRef> =
+                e.attributes.iter().map(|a| attr(&a.name)).collect();
+            crate::derive::add_columns(model, t, &wanted, &wanted);
+            t.decisions.push(format!(
+                "holds every `{entity}` attribute: `{entity}` rows are salted elsewhere, and this table, keyed by the primary key alone, serves the lookup in one partition"
+            ));
+            out.tables.insert(
+                format!("{keyspace}.{}", t.name),
+                derived_stats(model, t, stats),
+            );
+            continue;
+        }
+        {
             let mut t = by_pk;
             let candidates = crate::derive::candidate_names(&t);
             let base = candidates
@@ -621,8 +728,10 @@ fn size_tables(
             }
             t.name = name;
             t.decisions.push(format!("added because `{entity}` rows are salted elsewhere: this table serves a lookup by the primary key in one partition"));
-            out.tables
-                .insert(format!("{keyspace}.{}", t.name), derived_stats(&t, stats));
+            out.tables.insert(
+                format!("{keyspace}.{}", t.name),
+                derived_stats(model, &t, stats),
+            );
             tables.push(t);
         }
     }
@@ -645,7 +754,7 @@ fn single_grain(t: &TableDesign) -> Option<String> {
 }
 
 /// The smallest power-of-two salt that brings the table's partitions within the limits.
-fn salt_that_fits(keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
+fn salt_that_fits(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
     let mut n: u32 = 2;
     while n < (1 << 20) {
         let mut salted = t.clone();
@@ -659,7 +768,7 @@ fn salt_that_fits(keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
                 part: KeyPart::Salt(n),
             },
         );
-        let ts = derived_stats(&salted, stats);
+        let ts = derived_stats(model, &salted, stats);
         let fits = build_one(keyspace, &salted).is_some_and(|schema| {
             schema.table(keyspace, &salted.name).is_some_and(|table| {
                 estimate_table(table, &ts, &stats.thresholds)

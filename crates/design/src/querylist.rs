@@ -212,11 +212,16 @@ fn annotate(
         .filter(|t| !t.is_empty())
         .map(|t| t.to_ascii_lowercase());
     if let Some(t) = &table
-        && !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && (!t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || !t.starts_with(|c: char| c.is_ascii_alphabetic())
+            || t.len() > crate::derive::MAX_NAME)
     {
         return Err(annotation_error(
             at,
-            format!("@table takes a CQL table name, got `{t}`"),
+            format!(
+                "@table takes a CQL table name (a letter, then letters, digits or `_`, at most {} characters), got `{t}`",
+                crate::derive::MAX_NAME
+            ),
         ));
     }
     Ok(QuerySpec {

@@ -157,6 +157,7 @@ pub fn select_cql(
         }
     }
     let mut full_key = true;
+    let mut restricts_clustering = false;
     let mut order_clause = None;
     for (i, (p, desc)) in t.clustering.iter().enumerate() {
         let Some(col) = t.column_for(p) else { continue };
@@ -167,12 +168,14 @@ pub fn select_cql(
         };
         if eq_count(c).is_some() {
             conds.push(format!("{name} = ?"));
+            restricts_clustering = true;
             continue;
         }
         full_key = false;
         for (r, op) in &spec.range_ops {
             if same(r, c) {
                 conds.push(format!("{name} {op} ?"));
+                restricts_clustering = true;
             }
         }
         if let Some((_, want_desc)) = spec.order.iter().find(|(o, _)| same(o, c))
@@ -190,6 +193,35 @@ pub fn select_cql(
         }
         let _ = i;
         break;
+    }
+    // Cassandra refuses a clustering restriction when only static columns are
+    // selected: the first clustering column joins the selection.
+    // (Cassandra's `Selection.containsOnlyStaticColumns`: partition key
+    // columns do not count, one static column must be there.)
+    let role_of = |n: &String| {
+        t.columns
+            .iter()
+            .find(|c| quote_ident(&c.name) == *n)
+            .map(|c| c.role)
+    };
+    let only_statics = select_list
+        .iter()
+        .any(|n| role_of(n) == Some(crate::derive::Role::Static))
+        && select_list.iter().all(|n| {
+            matches!(
+                role_of(n),
+                Some(crate::derive::Role::Static | crate::derive::Role::PartitionKey)
+            )
+        });
+    if only_statics
+        && restricts_clustering
+        && let Some(first) = t.clustering.first().and_then(|(p, _)| t.column_for(p))
+    {
+        select_list.push(quote_ident(&first.name));
+        notes.push(format!(
+            "`{}` is selected too: Cassandra refuses a clustering restriction when only static columns are selected",
+            first.name
+        ));
     }
     let mut cql = format!(
         "SELECT {} FROM {}.{} WHERE {}",

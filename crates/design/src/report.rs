@@ -210,7 +210,7 @@ pub fn report_md(d: &Design) -> String {
         }
         if let Some(a) = w.write_amplification {
             s.push_str(&format!(
-                "\nWrite amplification: about {} rows per mutation.\n",
+                "\nWrite amplification: about {} fan-out rows per mutation, besides one row per other table.\n",
                 trim_float(a.round())
             ));
         }

@@ -370,13 +370,32 @@ fn plan_table(
         }
         Some(text)
     };
-    match (presence(t, &m.entity), t.kind == TableKind::Counter) {
+    let presence = presence(t, &m.entity);
+    if key_moves && presence != Presence::Grain {
+        move_copies(&mut p, &table, t, m, &keys, &pk);
+        return p;
+    }
+    match (presence, t.kind == TableKind::Counter) {
         (Presence::Grain, true) => {
             let where_ = where_of(&pk);
             let cql =
                 |sign: &str| format!("UPDATE {table} SET count = count {sign} 1 WHERE {where_}");
+            // A key of the count that the counted row does not hold (a
+            // joined parent's attribute) is read first.
+            let foreign: Vec<String> = pk
+                .iter()
+                .filter(|c| !holds_entity_or_bucket(t, c, &m.entity))
+                .map(|c| format!("`{}`", c.name))
+                .collect();
             let mut push = |cql: String| {
-                p.statements.push(statement(t, cql, None));
+                let mut st = statement(t, cql, None);
+                if !foreign.is_empty() {
+                    st.reads_first = Some(format!(
+                        "read {} of the related row first: the count is keyed by it",
+                        foreign.join(", ")
+                    ));
+                }
+                p.statements.push(st);
             };
             match m.kind {
                 MutationKind::Insert => push(cql("+")),
@@ -390,10 +409,25 @@ fn plan_table(
         }
         (Presence::Grain, false) => {
             let repeat = fan(&mut p);
+            let from_fan_out = |c: &TableColumn| match &c.part {
+                KeyPart::Attr(a) | KeyPart::Bucket(a, _) => crate::derive::class_of(&t.classes, a)
+                    .iter()
+                    .any(|x| x.entity != m.entity && t.grain.contains(&x.entity)),
+                _ => false,
+            };
+            // Copied attributes, and key columns that come from neither the
+            // written row nor the fan-out (`users.status` keying posts).
             let reads: Vec<String> = t
                 .columns
                 .iter()
-                .filter(|c| c.role == Role::Regular && !holds_entity(t, c, &m.entity))
+                .filter(|c| {
+                    let copied = c.role == Role::Regular && !holds_entity(t, c, &m.entity);
+                    let foreign_key = is_key(c)
+                        && matches!(&c.part, KeyPart::Attr(_) | KeyPart::Bucket(..))
+                        && !holds_entity_or_bucket(t, c, &m.entity)
+                        && !from_fan_out(c);
+                    copied || foreign_key
+                })
                 .map(|c| c.name.clone())
                 .collect();
             let insert = || {
@@ -443,6 +477,12 @@ fn plan_table(
                     p.statements.push(del);
                     let mut ins = statement(t, insert(), repeat);
                     ins.lwt = unique;
+                    if !reads.is_empty() {
+                        ins.reads_first = Some(format!(
+                            "{} come from the related rows: read them first (read-before-write)",
+                            reads.join(", ")
+                        ));
+                    }
                     p.statements.push(ins);
                 }
                 MutationKind::Update => {
@@ -478,10 +518,23 @@ fn plan_table(
                 .iter()
                 .filter(|c| c.role == Role::Static && holds_entity(t, c, &m.entity))
                 .collect();
-            let per_salt = t.partition_key.iter().find_map(|p| match p {
-                KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
-                _ => None,
-            });
+            let own = pk_is_entity_key(model, t, &m.entity);
+            if !own && m.kind == MutationKind::Insert {
+                // A new parent has no child yet: no partition holds it.
+                return p;
+            }
+            let per_salt = if own {
+                t.partition_key.iter().find_map(|p| match p {
+                    KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
+                    _ => None,
+                })
+            } else {
+                p.copies_fan_out = m.kind == MutationKind::Update;
+                Some(format!(
+                    "once per `{}` partition holding this `{}` row (its keys read first): fan-out on write",
+                    t.name, m.entity
+                ))
+            };
             let cql = match m.kind {
                 // An INSERT of the partition key and static columns alone
                 // creates the partition's static row, before any child row.
@@ -531,12 +584,13 @@ fn plan_table(
                 let set = set_of(t, m);
                 if !set.is_empty() {
                     p.copies_fan_out = true;
+                    let key = if only_statics(t, m) { &pk } else { &keys };
                     p.statements.push(statement(
                         t,
                         format!(
                             "UPDATE {table} SET {} WHERE {}",
                             set.join(", "),
-                            where_of(&keys)
+                            where_of(key)
                         ),
                         Some(format!(
                             "once per `{}` row that copied this `{}` row: fan-out on write",
@@ -588,6 +642,87 @@ fn unbound_key(t: &TableDesign, m: &MutationSpec, keys: &[&TableColumn]) -> Opti
             m.key.join(", ")
         )
     })
+}
+
+/// True when the column holds an attribute of `entity`, or a bucket of one.
+fn holds_entity_or_bucket(t: &TableDesign, c: &TableColumn, entity: &str) -> bool {
+    match &c.part {
+        KeyPart::Attr(a) | KeyPart::Bucket(a, _) => crate::derive::class_of(&t.classes, a)
+            .iter()
+            .any(|m| m.entity == entity),
+        _ => false,
+    }
+}
+
+/// True when every non-key column the mutation assigns is static: Cassandra
+/// then wants the partition key alone in the WHERE.
+fn only_statics(t: &TableDesign, m: &MutationSpec) -> bool {
+    t.columns
+        .iter()
+        .filter(|c| {
+            matches!(c.role, Role::Static | Role::Regular) && holds_any(t, c, &m.entity, &m.columns)
+        })
+        .all(|c| c.role == Role::Static)
+}
+
+/// An update of an attribute that is a key column of a table holding other
+/// entities' rows (`users.status` keying `posts_by_status`): every row holding
+/// the entity moves, old key deleted, new key inserted; a counter moves its
+/// count from the old key to the new one.
+fn move_copies(
+    p: &mut Planned,
+    table: &str,
+    t: &TableDesign,
+    m: &MutationSpec,
+    keys: &[&TableColumn],
+    pk: &[&TableColumn],
+) {
+    let each = format!(
+        "once per `{}` row holding this `{}` row (their keys and values read first): fan-out on write",
+        t.name, m.entity
+    );
+    if t.kind == TableKind::Counter {
+        let where_ = where_of(pk);
+        for sign in ["-", "+"] {
+            let mut st = statement(
+                t,
+                format!("UPDATE {table} SET count = count {sign} ? WHERE {where_}"),
+                None,
+            );
+            st.reads_first = Some(format!(
+                "the key moves: count the `{}` rows of this `{}` row first, subtract them from the old key and add them to the new one",
+                t.grain.join(" × "),
+                m.entity
+            ));
+            p.statements.push(st);
+        }
+        return;
+    }
+    let cols: Vec<String> = t
+        .columns
+        .iter()
+        .filter(|c| is_key(c) || c.role == Role::Regular)
+        .map(|c| quote_ident(&c.name))
+        .collect();
+    let mut del = statement(
+        t,
+        format!("DELETE FROM {table} WHERE {}", where_of(keys)),
+        Some(each.clone()),
+    );
+    del.reads_first = Some(
+        "a key column changes: read every row holding the old value first, delete it, insert it under the new key".into(),
+    );
+    p.statements.push(del);
+    p.statements.push(statement(
+        t,
+        format!(
+            "INSERT INTO {table} ({}) VALUES ({})",
+            cols.join(", "),
+            crate::reads::markers(cols.len() as u64)
+        ),
+        Some(each),
+    ));
+    p.copies_fan_out = true;
 }
 
 fn statement(t: &TableDesign, cql: String, repeat: Option<String>) -> WriteStatement {
