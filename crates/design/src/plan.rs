@@ -225,6 +225,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         entity_stats.as_ref(),
         &mut warnings,
     );
+    hybrid_reads(&tables, &write_paths, &mut queries);
     if entity_stats.is_some() {
         carry_query_stats(
             input.keyspace,
@@ -280,6 +281,48 @@ fn name_tables(tables: &mut [TableDesign]) {
         }
         used.push(name.clone());
         t.name = name;
+    }
+}
+
+/// The reads of a table filled by a hybrid fan-out also pull the heaviest
+/// sources' rows: from a table of the row entity keyed by the source, when the
+/// design has one.
+fn hybrid_reads(tables: &[TableDesign], paths: &[WritePath], queries: &mut [QueryPlan]) {
+    for t in tables {
+        let hybrid = paths
+            .iter()
+            .flat_map(|w| &w.statements)
+            .any(|s| s.hybrid && s.table == t.name);
+        if !hybrid {
+            continue;
+        }
+        // The source: the row entity's attribute joined to the other grain entity.
+        let source = t.classes.iter().find_map(|class| {
+            let mine = class.iter().find(|c| c.entity == t.entity)?;
+            class
+                .iter()
+                .any(|c| c.entity != t.entity && t.grain.contains(&c.entity))
+                .then_some(mine.clone())
+        });
+        let pull = source.as_ref().and_then(|src| {
+            tables.iter().find(|p| {
+                p.grain == [t.entity.clone()]
+                    && matches!(p.partition_key.first(), Some(KeyPart::Attr(a)) if a == src)
+            })
+        });
+        let note = match (source, pull) {
+            (Some(src), Some(p)) => format!(
+                "hybrid: the page also reads the newest rows of the heavy `{}` values the reader follows from `{}` and merges them (those sources are not fanned out)",
+                src.column, p.name
+            ),
+            _ => "hybrid: the page also reads the heaviest sources' newest rows where they are written and merges them (those sources are not fanned out)".to_string(),
+        };
+        for q in queries
+            .iter_mut()
+            .filter(|q| q.table.as_deref() == Some(t.name.as_str()))
+        {
+            q.notes.push(note.clone());
+        }
     }
 }
 

@@ -1,8 +1,8 @@
-//! `schema.cql`: the keyspace and the tables as CQL DDL.
+//! `schema.cql`: the keyspace, the tables and the views as CQL DDL.
 
 use cqlmodel_cql::keywords::quote_ident;
 
-use crate::derive::{Role, TableDesign};
+use crate::derive::{KeyPart, Role, TableDesign, TableKind};
 
 pub fn keyspace_cql(keyspace: &str) -> String {
     format!(
@@ -11,16 +11,17 @@ pub fn keyspace_cql(keyspace: &str) -> String {
     )
 }
 
+/// `CREATE TABLE`, or `CREATE MATERIALIZED VIEW` for a view.
 pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
+    if let TableKind::View { base } = &t.kind {
+        return view_cql(keyspace, t, base);
+    }
     let width = t
         .columns
         .iter()
         .map(|c| quote_ident(&c.name).len())
         .max()
         .unwrap_or(0);
-    if let crate::derive::TableKind::View { base } = &t.kind {
-        return view_cql(keyspace, t, base);
-    }
     let mut s = format!(
         "CREATE TABLE IF NOT EXISTS {}.{} (\n",
         quote_ident(keyspace),
@@ -38,28 +39,64 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
             c.cql_type
         ));
     }
-    let names = |parts: &[crate::derive::KeyPart]| -> Vec<String> {
-        parts
-            .iter()
-            .filter_map(|p| t.column_for(p))
-            .map(|c| quote_ident(&c.name))
-            .collect()
-    };
-    let pk = names(&t.partition_key);
+    s.push_str(&format!("    PRIMARY KEY ({})\n)", primary_key(t)));
+    let mut options = shared_options(t);
+    if let Some(ttl) = t.ttl {
+        options.push(format!("default_time_to_live = {ttl}"));
+    }
+    s.push_str(&with_clause(&options));
+    s
+}
+
+/// `CREATE MATERIALIZED VIEW`: every primary key column `IS NOT NULL`, as
+/// Cassandra requires; no TTL (a view's rows expire with its base's).
+fn view_cql(keyspace: &str, t: &TableDesign, base: &str) -> String {
+    let columns: Vec<String> = t.columns.iter().map(|c| quote_ident(&c.name)).collect();
+    let not_null: Vec<String> = key_names(t, &t.partition_key)
+        .into_iter()
+        .chain(key_names(t, &clustering_parts(t)))
+        .map(|c| format!("{c} IS NOT NULL"))
+        .collect();
+    let mut s = format!(
+        "CREATE MATERIALIZED VIEW IF NOT EXISTS {ks}.{view} AS\n    SELECT {} FROM {ks}.{base}\n    WHERE {}\n    PRIMARY KEY ({})",
+        columns.join(", "),
+        not_null.join(" AND "),
+        primary_key(t),
+        ks = quote_ident(keyspace),
+        view = quote_ident(&t.name),
+        base = quote_ident(base),
+    );
+    s.push_str(&with_clause(&shared_options(t)));
+    s
+}
+
+fn key_names(t: &TableDesign, parts: &[KeyPart]) -> Vec<String> {
+    parts
+        .iter()
+        .filter_map(|p| t.column_for(p))
+        .map(|c| quote_ident(&c.name))
+        .collect()
+}
+
+fn clustering_parts(t: &TableDesign) -> Vec<KeyPart> {
+    t.clustering.iter().map(|(p, _)| p.clone()).collect()
+}
+
+/// `(pk1, pk2), ck1, ck2` (a single partition key column without parentheses).
+fn primary_key(t: &TableDesign) -> String {
+    let pk = key_names(t, &t.partition_key);
     let pk_text = if pk.len() == 1 {
         pk.join("")
     } else {
         format!("({})", pk.join(", "))
     };
-    let ck: Vec<String> = names(
-        &t.clustering
-            .iter()
-            .map(|(p, _)| p.clone())
-            .collect::<Vec<_>>(),
-    );
     let mut key = vec![pk_text];
-    key.extend(ck.iter().cloned());
-    s.push_str(&format!("    PRIMARY KEY ({})\n)", key.join(", ")));
+    key.extend(key_names(t, &clustering_parts(t)));
+    key.join(", ")
+}
+
+/// The clustering order and the compaction: what tables and views share.
+fn shared_options(t: &TableDesign) -> Vec<String> {
     let mut options = Vec::new();
     if !t.clustering.is_empty() {
         let orders: Vec<String> = t
@@ -77,77 +114,25 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
             .collect();
         options.push(format!("CLUSTERING ORDER BY ({})", orders.join(", ")));
     }
-    let compaction = match t.compaction.as_str() {
+    match t.compaction.as_str() {
+        "" => {}
         "TimeWindowCompactionStrategy" => {
             let (unit, size) = twcs_window(t.ttl);
-            format!(
-                "{{'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '{unit}', 'compaction_window_size': {size}}}"
-            )
+            options.push(format!(
+                "compaction = {{'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': '{unit}', 'compaction_window_size': {size}}}"
+            ));
         }
-        other => format!("{{'class': '{other}'}}"),
-    };
-    if !t.compaction.is_empty() {
-        options.push(format!("compaction = {compaction}"));
+        other => options.push(format!("compaction = {{'class': '{other}'}}")),
     }
-    if let Some(ttl) = t.ttl {
-        options.push(format!("default_time_to_live = {ttl}"));
-    }
-    if options.is_empty() {
-        s.push_str(";\n");
-    } else {
-        s.push_str(&format!("\n  WITH {};\n", options.join("\n   AND ")));
-    }
-    s
+    options
 }
 
-/// `CREATE MATERIALIZED VIEW`: every primary key column `IS NOT NULL`, as
-/// Cassandra requires.
-fn view_cql(keyspace: &str, t: &TableDesign, base: &str) -> String {
-    let name = |p: &crate::derive::KeyPart| t.column_for(p).map(|c| quote_ident(&c.name));
-    let pk: Vec<String> = t.partition_key.iter().filter_map(name).collect();
-    let ck: Vec<String> = t.clustering.iter().filter_map(|(p, _)| name(p)).collect();
-    let columns: Vec<String> = t.columns.iter().map(|c| quote_ident(&c.name)).collect();
-    let not_null: Vec<String> = pk
-        .iter()
-        .chain(&ck)
-        .map(|c| format!("{c} IS NOT NULL"))
-        .collect();
-    let pk_text = if pk.len() == 1 {
-        pk.join("")
-    } else {
-        format!("({})", pk.join(", "))
-    };
-    let mut key = vec![pk_text];
-    key.extend(ck.iter().cloned());
-    let mut s = format!(
-        "CREATE MATERIALIZED VIEW IF NOT EXISTS {ks}.{view} AS\n    SELECT {} FROM {ks}.{base}\n    WHERE {}\n    PRIMARY KEY ({})",
-        columns.join(", "),
-        not_null.join(" AND "),
-        key.join(", "),
-        ks = quote_ident(keyspace),
-        view = quote_ident(&t.name),
-        base = quote_ident(base),
-    );
-    let mut options = Vec::new();
-    if !t.clustering.is_empty() {
-        let orders: Vec<String> = t
-            .clustering
-            .iter()
-            .filter_map(|(p, desc)| {
-                name(p).map(|c| format!("{c} {}", if *desc { "DESC" } else { "ASC" }))
-            })
-            .collect();
-        options.push(format!("CLUSTERING ORDER BY ({})", orders.join(", ")));
-    }
-    if !t.compaction.is_empty() {
-        options.push(format!("compaction = {{'class': '{}'}}", t.compaction));
-    }
+fn with_clause(options: &[String]) -> String {
     if options.is_empty() {
-        s.push_str(";\n");
+        ";\n".to_string()
     } else {
-        s.push_str(&format!("\n  WITH {};\n", options.join("\n   AND ")));
+        format!("\n  WITH {};\n", options.join("\n   AND "))
     }
-    s
 }
 
 /// About 30 windows per TTL (the usual TWCS guidance: tens of windows, so a

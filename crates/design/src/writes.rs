@@ -25,6 +25,8 @@ pub struct WriteStatement {
     pub counter: bool,
     /// `INSERT … IF NOT EXISTS`: claims a value the model declares UNIQUE.
     pub lwt: bool,
+    /// A fan-out limited to ordinary sources: the heaviest are pulled at read time.
+    pub hybrid: bool,
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,
@@ -163,12 +165,12 @@ pub fn write_paths(
             if let Some(note) = planned.note {
                 notes.push(note);
             }
-            if let Some((table, tail)) = planned.tail
-                && tail > FANOUT_TAIL_LIMIT
+            if let Some((table, tail)) = &planned.tail
+                && *tail > FANOUT_TAIL_LIMIT
             {
                 warnings.push(format!(
                     "{name}: the largest fan-out into {table} is about {} rows per write (over {}): write it for ordinary sources and let readers pull the heaviest sources' rows at read time (hybrid)",
-                    cqlmodel_stats::units::format_count(tail),
+                    cqlmodel_stats::units::format_count(*tail),
                     cqlmodel_stats::units::format_count(FANOUT_TAIL_LIMIT)
                 ));
             }
@@ -181,7 +183,22 @@ pub fn write_paths(
                     t.name, m.entity
                 ));
             }
-            statements.extend(planned.statements);
+            let mut planned_statements = planned.statements;
+            if planned
+                .tail
+                .is_some_and(|(_, tail)| tail > FANOUT_TAIL_LIMIT)
+            {
+                for st in planned_statements.iter_mut().filter(|s| s.repeat.is_some()) {
+                    st.hybrid = true;
+                    if let Some(r) = &mut st.repeat {
+                        r.push_str(&format!(
+                            "; hybrid: only for sources with at most {} such rows, the heavier ones are not fanned out and readers pull their rows",
+                            cqlmodel_stats::units::format_count(FANOUT_TAIL_LIMIT)
+                        ));
+                    }
+                }
+            }
+            statements.extend(planned_statements);
         }
         // The write of record first (the entity's own partition), then the
         // other tables of the batch, the counters, and the queued fan-out last.
@@ -452,18 +469,20 @@ fn plan_table(
                     insert()
                 }
             };
-            match m.kind {
-                MutationKind::Insert => {
-                    let mut st = statement(t, insert(), repeat);
-                    st.lwt = unique;
-                    if !reads.is_empty() {
-                        st.reads_first = Some(format!(
-                            "{} are copied from the related rows: read them first (read-before-write)",
-                            reads.join(", ")
-                        ));
-                    }
-                    p.statements.push(st);
+            // An insert of the row, with what it copies from related rows.
+            let insert_row = |repeat: Option<String>| {
+                let mut st = statement(t, insert(), repeat);
+                st.lwt = unique;
+                if !reads.is_empty() {
+                    st.reads_first = Some(format!(
+                        "read {} from the related rows first (read-before-write)",
+                        reads.join(", ")
+                    ));
                 }
+                st
+            };
+            match m.kind {
+                MutationKind::Insert => p.statements.push(insert_row(repeat)),
                 MutationKind::Delete => {
                     let mut st = statement(t, delete(), repeat);
                     st.reads_first = unbound_key(t, m, &keys);
@@ -475,27 +494,12 @@ fn plan_table(
                         "a key column changes: read the row's old key and values first, delete the old row, insert the new one".into(),
                     );
                     p.statements.push(del);
-                    let mut ins = statement(t, insert(), repeat);
-                    ins.lwt = unique;
-                    if !reads.is_empty() {
-                        ins.reads_first = Some(format!(
-                            "{} come from the related rows: read them first (read-before-write)",
-                            reads.join(", ")
-                        ));
-                    }
-                    p.statements.push(ins);
+                    p.statements.push(insert_row(repeat));
                 }
                 MutationKind::Update => {
                     let set = set_of(t, m);
                     if !set.is_empty() {
-                        let statics = t
-                            .columns
-                            .iter()
-                            .filter(|c| {
-                                matches!(c.role, Role::Static | Role::Regular)
-                                    && holds_any(t, c, &m.entity, &m.columns)
-                            })
-                            .all(|c| c.role == Role::Static);
+                        let statics = only_statics(t, m);
                         let (key, bound) = if statics {
                             (where_of(&pk), &pk)
                         } else {
@@ -733,6 +737,7 @@ fn statement(t: &TableDesign, cql: String, repeat: Option<String>) -> WriteState
         reads_first: None,
         counter: t.kind == TableKind::Counter,
         lwt: false,
+        hybrid: false,
         mechanism: String::new(),
         reason: String::new(),
     }

@@ -385,3 +385,49 @@ distinct = 1_000_000
     );
     assert_eq!(path(&d, "publish").write_amplification, Some(200.0));
 }
+
+#[test]
+fn a_heavy_tail_of_followers_switches_the_timeline_to_hybrid() {
+    let stats = |zipf: &str| {
+        format!(
+            "
+[table.posts]
+rows_per_second = 100
+[table.posts.column.author_id]
+distinct = 1_000_000
+[table.follows]
+rows = 50_000_000
+[table.follows.column.followee_id]
+distinct = 1_000_000
+distribution = \"{zipf}\"
+"
+        )
+    };
+    let queries = "-- @name home
+         SELECT p.post_id, p.body, p.created_at FROM follows f JOIN posts p ON p.author_id = f.followee_id
+          WHERE f.follower_id = $1 ORDER BY p.created_at DESC;
+         -- @name posts_of_user
+         SELECT post_id, body, created_at FROM posts WHERE author_id = $1 ORDER BY created_at DESC;
+         -- @name publish @rate 100/s
+         INSERT INTO posts (post_id, author_id, body, created_at) VALUES ($1, $2, $3, $4);";
+    let hybrid = |d: &Design| {
+        path(d, "publish")
+            .statements
+            .iter()
+            .any(|s| s.hybrid && s.table == "posts_by_follower")
+    };
+    // zipf(1.0) over 1 M accounts: the most followed has 50 M / H(1 M, 1) ≈ 3.5 M followers.
+    let skewed = run(SOCIAL, queries, Some(&stats("zipf(1.0)"))).unwrap_or_else(|e| panic!("{e}"));
+    assert!(hybrid(&skewed));
+    let home = skewed.queries.iter().find(|q| q.name == "home");
+    assert!(
+        home.is_some_and(|q| q
+            .notes
+            .iter()
+            .any(|n| n.starts_with("hybrid") && n.contains("posts_by_author"))),
+        "{home:?}"
+    );
+    // Uniform: every account has 50 followers, fan-out on write for all.
+    let even = run(SOCIAL, queries, Some(&stats("uniform"))).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!hybrid(&even));
+}
