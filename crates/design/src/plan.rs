@@ -95,7 +95,7 @@ impl Design {
 fn annotation(name: &str, rate: Option<f64>, cl: Option<&str>, page: Option<u64>) -> String {
     let mut s = format!("-- @name {name}");
     if let Some(r) = rate {
-        s.push_str(&format!(" @rate {}/s", trim_float(r)));
+        s.push_str(&format!(" @rate {}", rate_text(r)));
     }
     if let Some(c) = cl {
         s.push_str(&format!(" @cl {c}"));
@@ -117,7 +117,24 @@ pub(crate) fn entity_key(entity: &str) -> String {
 
 pub(crate) fn trim_float(x: f64) -> String {
     let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A rate as an annotation writes it, in the unit that keeps it readable:
+/// `300/s`, `12/min`, `1/h`, `20/day`.
+pub(crate) fn rate_text(per_second: f64) -> String {
+    for (unit, seconds) in [("s", 1.0), ("min", 60.0), ("h", 3_600.0)] {
+        let r = per_second * seconds;
+        if r >= 1.0 || unit == "h" && per_second * 86_400.0 < 1.0 {
+            return format!("{}/{unit}", trim_float(r));
+        }
+    }
+    format!("{}/day", trim_float(per_second * 86_400.0))
 }
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
@@ -154,6 +171,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         }
     }
     let mut tables = merge(candidates, &model);
+    same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
@@ -180,6 +198,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
                 table: None,
                 cql: None,
                 partitions: None,
+                statements: 0,
                 rows_read: None,
                 rate: q.rate,
                 consistency: q.consistency.clone(),
@@ -244,6 +263,32 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         specs,
         table_stats,
     })
+}
+
+/// Two reads given one `@table` name whose keys differ cannot share a table:
+/// the second CREATE TABLE IF NOT EXISTS would silently do nothing.
+fn same_table_names(tables: &[TableDesign], specs: &[QuerySpec]) -> Result<(), DesignError> {
+    for (i, t) in tables.iter().enumerate() {
+        if t.name.is_empty() {
+            continue;
+        }
+        let Some(other) = tables.iter().skip(i + 1).find(|o| o.name == t.name) else {
+            continue;
+        };
+        let q = specs.iter().find(|q| other.queries.contains(&q.name));
+        return Err(DesignError::new(
+            DesignErrorKind::Annotation,
+            Source::Queries,
+            q.map_or((1, 1), |q| (q.line, q.column)),
+            format!(
+                "`@table {}` names the tables of {} and {}, whose primary keys differ: give them different names",
+                t.name,
+                t.queries.join(", "),
+                other.queries.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// `@table` names first, then each table's best free candidate name; a
@@ -653,7 +698,7 @@ fn size_tables(
                             ));
                         }
                     } else {
-                        let n = salt_that_fits(model, keyspace, t, stats);
+                        let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
                         t.partition_key.push(KeyPart::Salt(n));
                         t.decisions.push(format!(
                             "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
@@ -663,6 +708,7 @@ fn size_tables(
                     }
                 }
                 RecommendationKind::Salt(n) => {
+                    let n = capped_salt(n, t, warnings);
                     t.partition_key.push(KeyPart::Salt(n));
                     t.decisions.push(format!(
                         "sizing: partitions exceed {} (a skewed key runs hot); salt {n} joins the partition key, so a read of one key fans out to {n} partitions: {}",
@@ -785,6 +831,21 @@ fn size_tables(
 /// the largest key is far too fine for the others.
 pub const SKEW_WARNING: f64 = 100.0;
 
+/// The most salt buckets the design uses: every read of a key runs once per
+/// bucket, so more would turn each read into a scatter over the cluster.
+pub const SALT_CAP: u32 = 64;
+
+fn capped_salt(n: u32, t: &TableDesign, warnings: &mut Vec<String>) -> u32 {
+    if n <= SALT_CAP {
+        return n;
+    }
+    warnings.push(format!(
+        "{}: the largest keys need {n} salt buckets; the salt is capped at {SALT_CAP} (a read runs once per bucket), so those keys still exceed the limits: give them their own table, or bound them (a time bucket, a TTL)",
+        t.name
+    ));
+    SALT_CAP
+}
+
 /// Above this many salt buckets a read's fan-out is worth a warning.
 pub const SALT_FANOUT_WARNING: u32 = 16;
 
@@ -868,7 +929,7 @@ fn choose_compaction(
         let mutations: Vec<&crate::querylist::MutationSpec> = specs
             .iter()
             .filter_map(|q| match &q.body {
-                Body::Mutation(m) if m.entity == t.entity => Some(m),
+                Body::Mutation(m) if m.entity == t.entity || t.grain.contains(&m.entity) => Some(m),
                 _ => None,
             })
             .collect();
@@ -876,7 +937,10 @@ fn choose_compaction(
             specs
                 .iter()
                 .filter_map(|q| match &q.body {
-                    Body::Mutation(m) if m.entity == t.entity && m.kind == kind => {
+                    Body::Mutation(m)
+                        if (m.entity == t.entity || t.grain.contains(&m.entity))
+                            && m.kind == kind =>
+                    {
                         Some(q.rate.unwrap_or(0.0))
                     }
                     _ => None,

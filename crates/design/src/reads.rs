@@ -15,8 +15,11 @@ pub struct QueryPlan {
     /// `None` when the query stays off the OLTP path.
     pub table: Option<String>,
     pub cql: Option<String>,
-    /// Partitions per execution; `None` when unknown.
+    /// Partitions per execution of the query; `None` when unknown.
     pub partitions: Option<u64>,
+    /// How many times `cql` runs per execution of the query: once per time
+    /// bucket, salt bucket or key value it spans (1 for one partition).
+    pub statements: u64,
     /// Estimated rows read per execution.
     pub rows_read: Option<f64>,
     pub rate: Option<f64>,
@@ -115,11 +118,31 @@ pub fn select_cql(
     };
     let mut conds = Vec::new();
     let mut partitions: u64 = 1;
+    // Statements per query: Cassandra returns the partitions of a partition-key
+    // IN in key order, one after the other (and refuses ORDER BY with IN when
+    // paging), so an ordered or limited read of several partitions runs once
+    // per partition and the application walks or merges them.
+    let mut statements: u64 = 1;
+    // Salts and key values are read concurrently, each up to the LIMIT;
+    // buckets are walked one after the other.
+    let mut salted_or_in = false;
+    let ordered = !spec.order.is_empty() || spec.limit.is_some() || q.page.is_some();
+    let newest_first = spec.order.first().is_none_or(|(_, desc)| *desc);
     for p in &t.partition_key {
         let Some(col) = t.column_for(p) else { continue };
         let name = quote_ident(&col.name);
         match p {
             KeyPart::Attr(c) => match eq_count(c) {
+                Some(n) if n > 1 && ordered => {
+                    partitions = partitions.saturating_mul(n);
+                    statements = statements.saturating_mul(n);
+                    salted_or_in = true;
+                    conds.push(format!("{name} = ?"));
+                    notes.push(format!(
+                        "runs once per `{}` value ({n}), concurrently, and the application merges the results in order: an IN would return one partition after the other",
+                        col.name
+                    ));
+                }
                 Some(n) if n > 1 => {
                     partitions = partitions.saturating_mul(n);
                     conds.push(format!("{name} IN ({})", markers(n)));
@@ -134,24 +157,33 @@ pub fn select_cql(
                         src.column
                     ));
                 } else if spec.ranges.iter().any(|r| same(r, src)) {
-                    partitions = partitions.saturating_mul(bucket_fanout.max(1));
-                    conds.push(format!("{name} IN ({})", markers(bucket_fanout)));
-                    notes.push(format!(
-                        "bucket fan-out: the range on `{}` spans {} {unit} bucket(s)",
-                        src.column,
-                        bucket_fanout.max(1)
-                    ));
+                    let n = bucket_fanout.max(1);
+                    partitions = partitions.saturating_mul(n);
+                    statements = statements.saturating_mul(n);
+                    conds.push(format!("{name} = ?"));
+                    notes.push(if newest_first {
+                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, newest first, until the page is full", src.column)
+                    } else {
+                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, oldest first, until the page is full", src.column)
+                    });
                 } else {
                     conds.push(format!("{name} = ?"));
-                    notes.push(format!("reads the newest {unit} bucket first and walks back one bucket per execution until the page is full"));
+                    notes.push(if newest_first {
+                        format!("reads the newest {unit} bucket first and walks back one bucket per execution until the page is full")
+                    } else {
+                        format!("reads the oldest {unit} bucket still held first and walks forward one bucket per execution until the page is full")
+                    });
                 }
             }
             KeyPart::Counter => {}
             KeyPart::Salt(n) => {
-                partitions = partitions.saturating_mul(u64::from(*n));
-                conds.push(format!("{name} IN ({})", markers(u64::from(*n))));
+                let n = u64::from(*n);
+                partitions = partitions.saturating_mul(n);
+                statements = statements.saturating_mul(n);
+                salted_or_in = true;
+                conds.push(format!("{name} = ?"));
                 notes.push(format!(
-                    "salted key: every one of the {n} salt buckets is read and the results merged"
+                    "salted key: runs once per salt bucket ({n}), concurrently, each with the query's LIMIT; the application merges the results in clustering order"
                 ));
             }
         }
@@ -242,16 +274,20 @@ pub fn select_cql(
     } else {
         rows_per_partition
     };
+    // A LIMIT (or a page) bounds each statement; a bucket walk stops once the
+    // page is full, so it reads at most one LIMIT in all.
+    let bound = spec.limit.or(q.page);
+    let limited_statements = if salted_or_in { statements } else { 1 };
     let rows_read = per_partition.map(|r| {
         let total = r * partitions as f64;
-        spec.limit
-            .map_or(total, |l| total.min(l as f64 * partitions as f64))
+        bound.map_or(total, |l| total.min(l as f64 * limited_statements as f64))
     });
     QueryPlan {
         name: q.name.clone(),
         table: Some(t.name.clone()),
         cql: Some(cql),
         partitions: Some(partitions),
+        statements,
         rows_read,
         rate: q.rate,
         consistency: q.consistency.clone(),

@@ -19,6 +19,8 @@ pub struct Attribute {
     /// As written in the DDL (`character varying(80)`).
     pub pg_type: String,
     pub cql_type: String,
+    /// `NOT NULL` (or part of the primary key): a value on every row.
+    pub not_null: bool,
 }
 
 /// `FOREIGN KEY (columns) REFERENCES table (referenced)`.
@@ -43,6 +45,12 @@ pub struct Entity {
 impl Entity {
     pub fn attribute(&self, name: &str) -> Option<&Attribute> {
         self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// True when the column may hold NULL: neither `NOT NULL` nor in the primary key.
+    pub fn nullable(&self, column: &str) -> bool {
+        self.attribute(column).is_some_and(|a| !a.not_null)
+            && !self.primary_key.iter().any(|c| c == column)
     }
 
     /// The primary key and every unique constraint: the column sets that pick one row.
@@ -255,9 +263,14 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
                 ),
             ));
         };
+        let mut not_null = false;
         for opt in &col.options {
             match &opt.option {
-                ColumnOption::PrimaryKey(_) => e.primary_key = vec![column.clone()],
+                ColumnOption::NotNull => not_null = true,
+                ColumnOption::PrimaryKey(_) => {
+                    not_null = true;
+                    e.primary_key = vec![column.clone()];
+                }
                 ColumnOption::Unique(_) => e.uniques.push(vec![column.clone()]),
                 ColumnOption::ForeignKey(fk) => e.foreign_keys.push(ForeignKey {
                     columns: vec![column.clone()],
@@ -275,6 +288,7 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
             name: column,
             pg_type,
             cql_type: cql,
+            not_null,
         });
     }
     for c in &ct.constraints {

@@ -76,6 +76,7 @@ pub fn json(d: &Design) -> Value {
                 "table": q.table,
                 "cql": q.cql,
                 "partitions": q.partitions,
+                "statements": q.statements,
                 "rows_read": q.rows_read,
                 "off_path": q.off_path,
                 "notes": q.notes,
@@ -123,8 +124,13 @@ pub fn report_md(d: &Design) -> String {
                     q.table.as_deref().unwrap_or("")
                 ));
                 s.push_str(&format!(
-                    "- partitions per execution: {}\n",
-                    q.partitions.map_or("unknown".into(), |p| p.to_string())
+                    "- partitions per execution: {}{}\n",
+                    q.partitions.map_or("unknown".into(), |p| p.to_string()),
+                    if q.statements > 1 {
+                        format!(" ({} statements, one per partition)", q.statements)
+                    } else {
+                        String::new()
+                    }
                 ));
                 if let Some(r) = q.rows_read {
                     s.push_str(&format!(
@@ -205,6 +211,9 @@ pub fn report_md(d: &Design) -> String {
             }
             if let Some(r) = &st.reads_first {
                 s.push_str(&format!(" First: {r}."));
+            }
+            if let Some(w) = &st.only_when {
+                s.push_str(&format!(" Only when {w}."));
             }
             s.push('\n');
         }

@@ -98,6 +98,17 @@ impl Scope<'_> {
                 format!("unknown table `{entity}`: the model has no such table"),
             ));
         }
+        // Join equalities are kept per table, not per alias: a second alias of
+        // one table would be confused with the first.
+        if self.tables.iter().any(|(_, e)| *e == entity) {
+            return Err(self.err(
+                DesignErrorKind::Unsupported,
+                self.pos(name),
+                format!(
+                    "a self-join (`{entity}` twice) is outside the supported subset: list the two reads separately (e.g. the manager by id, then the people by manager_id)"
+                ),
+            ));
+        }
         let key = alias.map_or_else(|| entity.clone(), |a| unquote(&a.name.to_string()));
         self.tables.push((key, entity.clone()));
         Ok(entity)

@@ -27,6 +27,8 @@ pub struct WriteStatement {
     pub lwt: bool,
     /// A fan-out limited to ordinary sources: the heaviest are pulled at read time.
     pub hybrid: bool,
+    /// The condition under which the statement runs (a nullable key attribute set).
+    pub only_when: Option<String>,
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,
@@ -203,7 +205,9 @@ pub fn write_paths(
         // The write of record first (the entity's own partition), then the
         // other tables of the batch, the counters, and the queued fan-out last.
         statements.sort_by_key(|s| {
-            if s.lwt {
+            if s.lwt && s.cql.starts_with("DELETE") {
+                4
+            } else if s.lwt {
                 -1
             } else if s.repeat.is_some() {
                 3
@@ -223,17 +227,27 @@ pub fn write_paths(
             .iter()
             .filter(|s| s.mechanism == "logged batch")
             .count();
+        let queued = statements.iter().any(|s| s.mechanism.contains("queue"));
         let not_atomic = if statements.len() <= 1 {
-            "one statement on one partition: atomic and isolated there".to_string()
+            "nothing: one statement on one partition is atomic and isolated".to_string()
         } else if batched == statements.len() {
             format!(
                 "the {} statements apply all or none (the batchlog replays them), but not in isolation: a reader can see one table changed and not yet the other",
                 statements.len()
             )
         } else {
+            let mut distinct: Vec<&str> = statements.iter().map(|s| s.table.as_str()).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
             format!(
-                "the {} tables are not updated in one transaction: between the statements a reader can see one table changed and not the other, and a write retried from the queue lands later; Cassandra has no cross-partition isolation",
-                statements.len()
+                "the {} statements on {} tables are not one transaction: between them a reader can see one table changed and not the other{}; Cassandra has no cross-partition isolation",
+                statements.len(),
+                distinct.len(),
+                if queued {
+                    ", and a write retried from the queue lands later"
+                } else {
+                    ""
+                }
             )
         };
         out.push(WritePath {
@@ -324,6 +338,45 @@ fn is_key(c: &TableColumn) -> bool {
 }
 
 fn plan_table(
+    model: &Model,
+    keyspace: &str,
+    t: &TableDesign,
+    m: &MutationSpec,
+    stats: Option<&Stats>,
+) -> Planned {
+    let mut p = plan_statements(model, keyspace, t, m, stats);
+    // A key column cannot be null: rows whose (nullable) key attribute is
+    // null have no place in this table, and a write binding null is rejected.
+    let nullable: Vec<String> = t
+        .columns
+        .iter()
+        .filter(|c| is_key(c))
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) | KeyPart::Bucket(a, _) => crate::derive::class_of(&t.classes, a)
+                .into_iter()
+                .find(|x| x.entity == m.entity)
+                .filter(|x| {
+                    model
+                        .entity(&x.entity)
+                        .is_some_and(|e| e.nullable(&x.column))
+                })
+                .map(|x| format!("`{}`", x.column)),
+            _ => None,
+        })
+        .collect();
+    if !nullable.is_empty() {
+        for st in &mut p.statements {
+            st.only_when = Some(format!(
+                "{} is not null: a key column cannot be null (Cassandra rejects the write), and a row without it has no place in `{}`",
+                nullable.join(", "),
+                t.name
+            ));
+        }
+    }
+    p
+}
+
+fn plan_statements(
     model: &Model,
     keyspace: &str,
     t: &TableDesign,
@@ -486,15 +539,44 @@ fn plan_table(
                 MutationKind::Delete => {
                     let mut st = statement(t, delete(), repeat);
                     st.reads_first = unbound_key(t, m, &keys);
+                    if unique {
+                        guard_claim(&mut st, t, model, &m.entity);
+                    }
                     p.statements.push(st);
                 }
                 MutationKind::Update if key_moves => {
-                    let mut del = statement(t, delete(), repeat.clone());
-                    del.reads_first = Some(
-                        "a key column changes: read the row's old key and values first, delete the old row, insert the new one".into(),
-                    );
+                    let mut del = if unique {
+                        // The old value's claim is released only if it is
+                        // still this row's: another row may have claimed it since.
+                        let mut st = statement(
+                            t,
+                            format!("{} IF {}", delete(), owner_condition(t, model, &m.entity)),
+                            repeat.clone(),
+                        );
+                        st.lwt = true;
+                        st
+                    } else {
+                        statement(t, timestamped_delete(&table, &keys), repeat.clone())
+                    };
+                    del.reads_first = Some(if unique {
+                        "a key column changes: read the old value first; release it after the new one is claimed, and skip the move when the value is unchanged".into()
+                    } else {
+                        "a key column changes: read the row's old key and values first; bind the DELETE's timestamp t and the INSERT's t + 1 (at one timestamp a delete wins, so an unchanged key would lose its row), or skip the move when the key is unchanged".into()
+                    });
                     p.statements.push(del);
-                    p.statements.push(insert_row(repeat));
+                    let mut ins = insert_row(repeat);
+                    if !unique {
+                        ins.cql.push_str(" USING TIMESTAMP ?");
+                    }
+                    ins.reads_first = Some(format!(
+                        "the new row carries the old row's other values: read them first, by {}{}",
+                        m.key.join(", "),
+                        ins.reads_first
+                            .as_deref()
+                            .map(|r| format!("; {r}"))
+                            .unwrap_or_default()
+                    ));
+                    p.statements.push(ins);
                 }
                 MutationKind::Update => {
                     let set = set_of(t, m);
@@ -511,6 +593,9 @@ fn plan_table(
                             repeat,
                         );
                         st.reads_first = unbound_key(t, m, bound);
+                        if unique {
+                            guard_claim(&mut st, t, model, &m.entity);
+                        }
                         p.statements.push(st);
                     }
                 }
@@ -708,19 +793,15 @@ fn move_copies(
         .filter(|c| is_key(c) || c.role == Role::Regular)
         .map(|c| quote_ident(&c.name))
         .collect();
-    let mut del = statement(
-        t,
-        format!("DELETE FROM {table} WHERE {}", where_of(keys)),
-        Some(each.clone()),
-    );
+    let mut del = statement(t, timestamped_delete(table, keys), Some(each.clone()));
     del.reads_first = Some(
-        "a key column changes: read every row holding the old value first, delete it, insert it under the new key".into(),
+        "a key column changes: read every row holding the old value first, delete it (timestamp t) and insert it under the new key (t + 1)".into(),
     );
     p.statements.push(del);
     p.statements.push(statement(
         t,
         format!(
-            "INSERT INTO {table} ({}) VALUES ({})",
+            "INSERT INTO {table} ({}) VALUES ({}) USING TIMESTAMP ?",
             cols.join(", "),
             crate::reads::markers(cols.len() as u64)
         ),
@@ -738,6 +819,7 @@ fn statement(t: &TableDesign, cql: String, repeat: Option<String>) -> WriteState
         counter: t.kind == TableKind::Counter,
         lwt: false,
         hybrid: false,
+        only_when: None,
         mechanism: String::new(),
         reason: String::new(),
     }
@@ -784,6 +866,44 @@ fn pk_is_entity_key(model: &Model, t: &TableDesign, entity: &str) -> bool {
     let mut want: Vec<&str> = e.primary_key.iter().map(String::as_str).collect();
     want.sort_unstable();
     !want.is_empty() && held == want
+}
+
+/// A partition claimed with a lightweight transaction is written only with
+/// conditions (`… IF user_id = ?`): LWT and plain writes on one partition do not
+/// order safely (Paxos ballots against client timestamps).
+fn guard_claim(st: &mut WriteStatement, t: &TableDesign, model: &Model, entity: &str) {
+    let condition = owner_condition(t, model, entity);
+    if !condition.is_empty() {
+        st.cql = format!("{} IF {condition}", st.cql);
+        st.lwt = true;
+    }
+}
+
+/// `DELETE FROM t USING TIMESTAMP ? WHERE …`: the first half of a key move.
+fn timestamped_delete(table: &str, keys: &[&TableColumn]) -> String {
+    format!(
+        "DELETE FROM {table} USING TIMESTAMP ? WHERE {}",
+        where_of(keys)
+    )
+}
+
+/// `customer_id = ?`: the entity's primary key columns held in the table, the
+/// condition that the claimed value is still this row's.
+fn owner_condition(t: &TableDesign, model: &Model, entity: &str) -> String {
+    let Some(e) = model.entity(entity) else {
+        return String::new();
+    };
+    e.primary_key
+        .iter()
+        .filter_map(|c| {
+            t.column_of(&ColRef {
+                entity: entity.to_string(),
+                column: c.clone(),
+            })
+        })
+        .map(|c| format!("{} = ?", quote_ident(&c.name)))
+        .collect::<Vec<_>>()
+        .join(" AND ")
 }
 
 /// True when the table's partition key is a UNIQUE constraint of `entity`
@@ -854,15 +974,18 @@ fn assign_mechanisms(statements: &mut [WriteStatement]) {
         .count();
     let mut first = true;
     for s in statements.iter_mut() {
-        if s.lwt {
+        if s.lwt && s.cql.starts_with("DELETE") {
+            s.mechanism = "lightweight transaction, last".into();
+            s.reason = "releases the old value only if it is still this row's (LOCAL_SERIAL); a claimed partition is written only with conditions: LWT and plain writes on one partition do not order safely".into();
+        } else if s.lwt {
             s.mechanism = "lightweight transaction, first".into();
-            s.reason = "claims the UNIQUE value (Paxos): when it is not applied the value is taken and nothing else is written; a conditional statement cannot share a batch with other partitions".into();
+            s.reason = "claims the UNIQUE value (Paxos, LOCAL_SERIAL): when it is not applied the value is taken and nothing else is written (release the claims this mutation already made, DELETE … IF <id> = ?); a conditional statement cannot share a batch with other partitions; a retry that finds the value claimed by this same row has succeeded".into();
         } else if s.counter {
             s.mechanism = "counter update".into();
-            s.reason = "outside any batch (a batch cannot mix counter and non-counter writes); not idempotent: retry only when the write certainly failed, or a timeout may count twice".into();
+            s.reason = "outside any batch (a batch cannot mix counter and non-counter writes); not idempotent: retry only when the write certainly failed, or a timeout may count twice; and count only new rows: a repeated INSERT is an upsert in Cassandra (the relational primary key rejected it), so guard the increment (INSERT … IF NOT EXISTS on the write of record, or a read)".into();
         } else if s.repeat.is_some() {
             s.mechanism = "application write with retry from a queue".into();
-            s.reason = "one row per related row: too many partitions for a batch; the write of record enqueues the work (Kafka, or a table polled by a worker) and a worker writes every row, retrying until all are written (the inserts are idempotent)".into();
+            s.reason = "one row per related row: too many partitions for a batch; the write of record enqueues the work (Kafka, or a table polled by a worker) and a worker writes every row, retrying until all are written, with USING TIMESTAMP of the source mutation so that a retry cannot resurrect a row a later delete removed".into();
         } else if plain == 1 {
             s.mechanism = "single statement".into();
             s.reason = "one partition of one table: atomic and isolated".into();

@@ -126,7 +126,16 @@ pub fn statements(d: &Design, schema: &Schema) -> Vec<Problem> {
     let mut problems = Vec::new();
     for q in &d.queries {
         if let (Some(cql), Some(table)) = (&q.cql, &q.table)
-            && let Some(mut p) = statement(schema, &designed, &d.keyspace, table, cql, q.partitions)
+            && let Some(mut p) = statement(
+                schema,
+                &designed,
+                &d.keyspace,
+                table,
+                cql,
+                // The CQL runs once per bucket, salt or key value: each run
+                // reads its share of the query's partitions.
+                q.partitions.map(|p| p / q.statements.max(1)),
+            )
         {
             p.message = format!("read {}: {}", q.name, p.message);
             problems.push(p);
