@@ -891,9 +891,10 @@ fn timestamped_delete(table: &str, keys: &[&TableColumn]) -> String {
 /// condition that the claimed value is still this row's.
 fn owner_condition(t: &TableDesign, model: &Model, entity: &str) -> String {
     let Some(e) = model.entity(entity) else {
-        return String::new();
+        return "EXISTS".into();
     };
-    e.primary_key
+    let condition = e
+        .primary_key
         .iter()
         .filter_map(|c| {
             t.column_of(&ColRef {
@@ -901,9 +902,18 @@ fn owner_condition(t: &TableDesign, model: &Model, entity: &str) -> String {
                 column: c.clone(),
             })
         })
+        // A key column cannot carry a condition (the row's key then names the
+        // owner already), and a static one would turn the statement into a
+        // static-only write: the row then only has to exist.
+        .filter(|c| c.role == Role::Regular)
         .map(|c| format!("{} = ?", quote_ident(&c.name)))
         .collect::<Vec<_>>()
-        .join(" AND ")
+        .join(" AND ");
+    if condition.is_empty() {
+        "EXISTS".into()
+    } else {
+        condition
+    }
 }
 
 /// True when the table's partition key is a UNIQUE constraint of `entity`
