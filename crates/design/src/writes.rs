@@ -500,11 +500,20 @@ fn plan_statements(
                 })
                 .map(|c| c.name.clone())
                 .collect();
+            // An INSERT names the key, the copies, and of the row's own
+            // attributes those the statement sets: binding null for the others
+            // would write a tombstone per column. (A key move rewrites them all.)
             let insert = || {
                 let cols: Vec<String> = t
                     .columns
                     .iter()
-                    .filter(|c| is_key(c) || c.role == Role::Regular)
+                    .filter(|c| {
+                        is_key(c)
+                            || (c.role == Role::Regular
+                                && (m.kind != MutationKind::Insert
+                                    || !holds_entity(t, c, &m.entity)
+                                    || holds_any(t, c, &m.entity, &m.columns)))
+                    })
                     .map(|c| quote_ident(&c.name))
                     .collect();
                 format!(
@@ -599,6 +608,9 @@ fn plan_statements(
                         p.statements.push(st);
                     }
                 }
+            }
+            if m.kind != MutationKind::Insert && !names_one_row(model, m) {
+                many_rows(&mut p, &table, t, m, &pk);
             }
         }
         (Presence::Static, _) => {
@@ -876,6 +888,54 @@ fn guard_claim(st: &mut WriteStatement, t: &TableDesign, model: &Model, entity: 
     if !condition.is_empty() {
         st.cql = format!("{} IF {condition}", st.cql);
         st.lwt = true;
+    }
+}
+
+/// True when the mutation's WHERE binds a key (primary or UNIQUE) of its entity.
+fn names_one_row(model: &Model, m: &MutationSpec) -> bool {
+    model
+        .entity(&m.entity)
+        .is_some_and(|e| e.keys().any(|k| k.iter().all(|c| m.key.contains(c))))
+}
+
+/// An UPDATE or DELETE whose WHERE names many rows (`DELETE FROM activities
+/// WHERE user_id = $1`): a whole partition per bucket or salt when the WHERE
+/// binds the table's partition key, else once per matching row, their keys
+/// read first, by a worker.
+fn many_rows(p: &mut Planned, table: &str, t: &TableDesign, m: &MutationSpec, pk: &[&TableColumn]) {
+    let bound = |c: &TableColumn| match &c.part {
+        KeyPart::Attr(a) => crate::derive::class_of(&t.classes, a)
+            .iter()
+            .any(|x| x.entity == m.entity && m.key.contains(&x.column)),
+        _ => true,
+    };
+    let per_partition = pk.iter().all(|c| bound(c));
+    let spread = t.partition_key.iter().find_map(|p| match p {
+        KeyPart::Bucket(_, unit) => Some(format!(
+            "once per `{unit}` bucket that can hold rows (within the retention)"
+        )),
+        KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
+        _ => None,
+    });
+    if m.kind == MutationKind::Delete && per_partition {
+        let mut st = statement(
+            t,
+            format!("DELETE FROM {table} WHERE {}", where_of(pk)),
+            spread,
+        );
+        st.reads_first = Some(format!(
+            "the statement deletes every row with this {}: one partition tombstone per partition instead of a tombstone per row",
+            m.key.join(", ")
+        ));
+        p.statements = vec![st];
+        return;
+    }
+    for st in &mut p.statements {
+        st.repeat = Some(format!(
+            "once per `{}` row the statement's WHERE ({}) matches: a worker reads their keys first and writes each, from a queue",
+            m.entity,
+            m.key.join(", ")
+        ));
     }
 }
 
