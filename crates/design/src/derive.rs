@@ -687,7 +687,17 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
     let own = singular(&t.entity);
     let mut out = Vec::new();
     if t.kind == TableKind::Counter {
-        out.push(fit_name(&format!("{own}_count_by_{}", keys.join("_and_"))));
+        let base = format!("{own}_count_by_{}", keys.join("_and_"));
+        out.push(fit_name(&base));
+        let others: Vec<String> = t
+            .grain
+            .iter()
+            .filter(|g| **g != t.entity)
+            .map(|g| singular(g))
+            .collect();
+        if !others.is_empty() {
+            out.push(fit_name(&format!("{base}_with_{}", others.join("_"))));
+        }
         return out;
     }
     if let Some(parent) = static_parent(t) {

@@ -21,6 +21,7 @@
 pub mod chebotko;
 pub mod derive;
 pub mod error;
+pub mod lookups;
 pub mod output;
 pub mod pgtypes;
 pub mod plan;

@@ -173,6 +173,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let mut tables = merge(candidates, &model);
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
+    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
@@ -750,78 +751,14 @@ fn size_tables(
     }
     // A salted key loses its one-partition path: the entity's own table keeps it.
     for entity in extra {
-        let Some(e) = model.entity(&entity) else {
-            continue;
-        };
-        let by_pk = crate::writes::by_primary_key(model, e);
-        let attr = |c: &String| crate::select::ColRef {
-            entity: e.name.clone(),
-            column: c.clone(),
-        };
-        // Any table keyed by the entity's primary key alone and holding all
-        // its attributes (as rows, or as the static part of a partition that
-        // also holds its children) already serves the lookup.
-        let serves_lookup = |t: &TableDesign| {
-            t.partition_key.len() == e.primary_key.len()
-                && e.primary_key.iter().all(|c| {
-                    t.column_of(&attr(c))
-                        .is_some_and(|col| col.role == Role::PartitionKey)
-                })
-                && e.attributes
-                    .iter()
-                    .all(|a| t.column_of(&attr(&a.name)).is_some())
-        };
-        if tables.iter().any(serves_lookup) {
-            continue;
-        }
-        // A table already keyed by the entity's primary key alone (one row per
-        // partition) takes the missing attributes rather than a second table.
-        let keyed = |t: &TableDesign| {
-            t.grain == by_pk.grain
-                && t.kind == crate::derive::TableKind::Table
-                && t.partition_key.len() == e.primary_key.len()
-                && e.primary_key.iter().all(|c| {
-                    t.column_of(&attr(c))
-                        .is_some_and(|col| col.role == Role::PartitionKey)
-                })
-        };
-        if let Some(t) = tables.iter_mut().find(|t| keyed(t)) {
-            let wanted: Vec<crate::select::ColRef> =
-                e.attributes.iter().map(|a| attr(&a.name)).collect();
-            crate::derive::add_columns(model, t, &wanted, &wanted);
-            t.decisions.push(format!(
-                "holds every `{entity}` attribute: `{entity}` rows are salted elsewhere, and this table, keyed by the primary key alone, serves the lookup in one partition"
-            ));
+        let why = format!("`{entity}` rows are salted elsewhere");
+        if let Some(i) = crate::lookups::ensure_lookup(model, &entity, tables, &why)
+            && let Some(t) = tables.get(i)
+        {
             out.tables.insert(
                 format!("{keyspace}.{}", t.name),
                 derived_stats(model, t, stats),
             );
-            continue;
-        }
-        {
-            let mut t = by_pk;
-            let candidates = crate::derive::candidate_names(&t);
-            let base = candidates
-                .first()
-                .cloned()
-                .unwrap_or_else(|| default_name(&t));
-            let mut name = candidates
-                .iter()
-                .find(|c| !tables.iter().any(|x| x.name == **c))
-                .cloned()
-                .unwrap_or_else(|| base.clone());
-            let mut n = 2;
-            while tables.iter().any(|x| x.name == name) {
-                name = format!("{base}_{n}");
-                n += 1;
-            }
-            t.name = name;
-            t.decisions.push(format!("added because `{entity}` rows are salted elsewhere: this table serves a lookup by the primary key in one partition"));
-            out.tables.insert(
-                format!("{keyspace}.{}", t.name),
-                derived_stats(model, &t, stats),
-            );
-            tables.push(t);
         }
     }
     Ok(())

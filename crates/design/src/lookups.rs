@@ -1,0 +1,153 @@
+//! Lookup tables by primary key: where a write path must read a row before it
+//! writes (the old key of a row that moves, the attributes a child copies from
+//! its parent) or a salted key lost its one-partition path, some table must
+//! serve a read of the entity by its primary key.
+
+use crate::derive::{Role, TableDesign, TableKind, add_columns, candidate_names, class_of};
+use crate::querylist::{Body, MutationKind, QuerySpec};
+use crate::relational::{Entity, Model};
+use crate::select::ColRef;
+
+fn attr(e: &Entity, column: &str) -> ColRef {
+    ColRef {
+        entity: e.name.clone(),
+        column: column.to_string(),
+    }
+}
+
+/// Keyed by the entity's primary key alone.
+fn keyed_by_id(e: &Entity, t: &TableDesign) -> bool {
+    t.partition_key.len() == e.primary_key.len()
+        && e.primary_key.iter().all(|c| {
+            t.column_of(&attr(e, c))
+                .is_some_and(|col| col.role == Role::PartitionKey)
+        })
+}
+
+/// Makes sure a table serves a read of `entity` by its primary key with every
+/// attribute: an existing one (rows, or a parent's static part of a partition),
+/// else one keyed by the primary key alone takes the missing attributes, else
+/// `<entity>_by_id` is added. Returns the index of the table changed or added.
+pub fn ensure_lookup(
+    model: &Model,
+    entity: &str,
+    tables: &mut Vec<TableDesign>,
+    why: &str,
+) -> Option<usize> {
+    let e = model.entity(entity)?;
+    let serves = |t: &TableDesign| {
+        keyed_by_id(e, t)
+            && e.attributes
+                .iter()
+                .all(|a| t.column_of(&attr(e, &a.name)).is_some())
+    };
+    if tables.iter().any(serves) {
+        return None;
+    }
+    let own = [entity.to_string()];
+    if let Some(i) = tables
+        .iter()
+        .position(|t| t.grain == own && t.kind == TableKind::Table && keyed_by_id(e, t))
+    {
+        let t = tables.get_mut(i)?;
+        let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(e, &a.name)).collect();
+        add_columns(model, t, &wanted, &wanted);
+        t.decisions.push(format!(
+            "holds every `{entity}` attribute ({why}): keyed by the primary key alone, it serves the read in one partition"
+        ));
+        return Some(i);
+    }
+    let mut t = crate::writes::by_primary_key(model, e);
+    let candidates = candidate_names(&t);
+    let base = candidates
+        .first()
+        .cloned()
+        .unwrap_or_else(|| entity.to_string());
+    let mut name = candidates
+        .iter()
+        .find(|c| !tables.iter().any(|x| x.name == **c))
+        .cloned()
+        .unwrap_or_else(|| base.clone());
+    let mut n = 2;
+    while tables.iter().any(|x| x.name == name) {
+        name = crate::derive::fit_name(&format!("{base}_{n}"));
+        n += 1;
+    }
+    t.name = name;
+    t.decisions.push(format!(
+        "added because {why}: this table serves a read of `{entity}` by its primary key in one partition"
+    ));
+    tables.push(t);
+    Some(tables.len() - 1)
+}
+
+/// The lookups the write paths read from: an entity whose UPDATE or DELETE
+/// names it by primary key while one of its tables is keyed by other
+/// attributes (the old values are read first), and a parent whose attributes
+/// its children's tables copy (read when a child is written).
+pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<TableDesign>) {
+    let mutations: Vec<(MutationKind, String, Vec<String>)> = specs
+        .iter()
+        .filter_map(|q| match &q.body {
+            Body::Mutation(m) => Some((m.kind, m.entity.clone(), m.key.clone())),
+            _ => None,
+        })
+        .collect();
+    let inferred = mutations.is_empty();
+    let mut needed: Vec<(String, String)> = Vec::new();
+    let mut need = |entity: &str, why: String| {
+        if !needed.iter().any(|(e, _)| e == entity) {
+            needed.push((entity.to_string(), why));
+        }
+    };
+    for (kind, entity, key) in &mutations {
+        if *kind == MutationKind::Insert {
+            continue;
+        }
+        let unbound = tables.iter().any(|t| {
+            t.grain.contains(entity)
+                && t.partition_key
+                    .iter()
+                    .chain(t.clustering.iter().map(|(p, _)| p))
+                    .any(|p| match p {
+                        crate::derive::KeyPart::Attr(a) | crate::derive::KeyPart::Bucket(a, _) => {
+                            let class = class_of(&t.classes, a);
+                            !class
+                                .iter()
+                                .any(|x| x.entity == *entity && key.contains(&x.column))
+                                && !class
+                                    .iter()
+                                    .any(|x| x.entity != *entity && t.grain.contains(&x.entity))
+                        }
+                        _ => false,
+                    })
+        });
+        if unbound {
+            need(
+                entity,
+                "its updates and deletes read a row's other key values first, by primary key"
+                    .to_string(),
+            );
+        }
+    }
+    if !mutations.is_empty() || inferred {
+        for t in tables.iter() {
+            for c in t.columns.iter().filter(|c| c.role == Role::Regular) {
+                if let crate::derive::KeyPart::Attr(a) = &c.part
+                    && !t.grain.contains(&a.entity)
+                {
+                    need(
+                        &a.entity,
+                        format!(
+                            "`{}` copies its attributes, read when a row of `{}` is written",
+                            t.name, t.entity
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (entity, why) in needed {
+        ensure_lookup(model, &entity, tables, &why);
+    }
+}
