@@ -1,0 +1,259 @@
+//! Steps 2 and 3 of query-driven modeling: a PRIMARY KEY per query (equality →
+//! partition key, range and ORDER BY → clustering, key attributes for
+//! uniqueness, attributes of the partition alone → static), then tables with the
+//! same key structure merged and queries served by another table's prefix absorbed.
+//!
+//! This module holds the table model and its columns; `per_query` derives a
+//! table per read, `merge` merges them, `names` names them.
+
+mod merge;
+mod names;
+mod per_query;
+
+use serde::Serialize;
+
+use crate::relational::Model;
+use crate::select::ColRef;
+
+pub use merge::merge;
+pub use names::{MAX_NAME, candidate_names, default_name, fit_name};
+pub use per_query::table_for;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    PartitionKey,
+    ClusteringAsc,
+    ClusteringDesc,
+    Static,
+    Regular,
+}
+
+/// A key part: an attribute (by its equivalence class representative) or a
+/// time bucket cut from one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum KeyPart {
+    Attr(ColRef),
+    /// The start of the `unit` (day, hour, …) holding the attribute's time.
+    Bucket(ColRef, String),
+    /// `hash(partition key) % n`.
+    Salt(u32),
+    /// The `count` counter column of a counter table.
+    Counter,
+}
+
+/// What kind of CQL object a designed table is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum TableKind {
+    /// A table the application writes.
+    Table,
+    /// A counter table: the key and one `count counter` column.
+    Counter,
+    /// A materialized view Cassandra keeps from `base`.
+    View { base: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableColumn {
+    pub name: String,
+    pub cql_type: String,
+    pub role: Role,
+    pub part: KeyPart,
+}
+
+/// A table of the design before naming conflicts are settled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableDesign {
+    pub name: String,
+    pub entity: String,
+    /// The entities one row of the table stands for: one row per combination of
+    /// their rows (`[posts, follows]` for a timeline: a post once per follower).
+    pub grain: Vec<String>,
+    pub kind: TableKind,
+    pub partition_key: Vec<KeyPart>,
+    /// With `true` for DESC.
+    pub clustering: Vec<(KeyPart, bool)>,
+    pub columns: Vec<TableColumn>,
+    pub queries: Vec<String>,
+    /// Why each key part is there, in words.
+    pub decisions: Vec<String>,
+    /// `SizeTieredCompactionStrategy`, `LeveledCompactionStrategy` or
+    /// `TimeWindowCompactionStrategy`, and why.
+    pub compaction: String,
+    pub compaction_reason: String,
+    /// `default_time_to_live` in seconds, from the entity's retention.
+    pub ttl: Option<u64>,
+    /// Every attribute equivalence the table's queries rely on (join equalities).
+    #[serde(skip)]
+    pub classes: Vec<Vec<ColRef>>,
+    /// How many leading clustering columns a query ranges over or orders by; the
+    /// rest are there only to keep rows unique, in any order.
+    #[serde(skip)]
+    pub ordered: usize,
+}
+
+impl TableDesign {
+    pub fn column_for(&self, part: &KeyPart) -> Option<&TableColumn> {
+        self.columns.iter().find(|c| &c.part == part)
+    }
+
+    /// The table column holding an attribute (or an attribute equal to it).
+    pub fn column_of(&self, c: &ColRef) -> Option<&TableColumn> {
+        let class = class_of(&self.classes, c);
+        self.columns.iter().find(|col| match &col.part {
+            KeyPart::Attr(a) => a == c || class.contains(a),
+            _ => false,
+        })
+    }
+
+    pub fn key_signature(&self) -> (Vec<KeyPart>, Vec<(KeyPart, bool)>) {
+        (self.partition_key.clone(), self.clustering.clone())
+    }
+}
+
+/// Why a read is not given a table, and what to do instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OffPath {
+    pub reason: String,
+    pub alternative: String,
+}
+
+pub(crate) fn class_of(classes: &[Vec<ColRef>], c: &ColRef) -> Vec<ColRef> {
+    classes
+        .iter()
+        .find(|cl| cl.contains(c))
+        .cloned()
+        .unwrap_or_else(|| vec![c.clone()])
+}
+
+pub(crate) fn attr_type(model: &Model, c: &ColRef) -> Option<String> {
+    model
+        .entity(&c.entity)?
+        .attribute(&c.column)
+        .map(|a| a.cql_type.clone())
+}
+
+/// Sets the table's columns: key columns first, then `wanted` as static (when
+/// the partition key determines them and there are clustering columns) or regular.
+pub(crate) fn add_columns(
+    model: &Model,
+    t: &mut TableDesign,
+    wanted: &[ColRef],
+    by_partition: &[ColRef],
+) {
+    let mut cols: Vec<TableColumn> = Vec::new();
+    for p in &t.partition_key {
+        cols.push(key_column(model, p, Role::PartitionKey));
+    }
+    for (p, desc) in &t.clustering {
+        cols.push(key_column(
+            model,
+            p,
+            if *desc {
+                Role::ClusteringDesc
+            } else {
+                Role::ClusteringAsc
+            },
+        ));
+    }
+    let mut existing: Vec<TableColumn> = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .cloned()
+        .collect();
+    for w in wanted {
+        if cols
+            .iter()
+            .chain(&existing)
+            .any(|c| c.part == KeyPart::Attr(w.clone()))
+        {
+            continue;
+        }
+        let role = if !t.clustering.is_empty() && by_partition.contains(w) {
+            Role::Static
+        } else {
+            Role::Regular
+        };
+        existing.push(TableColumn {
+            name: w.column.clone(),
+            cql_type: attr_type(model, w).unwrap_or_else(|| "text".into()),
+            role,
+            part: KeyPart::Attr(w.clone()),
+        });
+    }
+    cols.extend(existing);
+    // Two attributes with one name (`users.id`, `posts.id`): the one of another
+    // entity than the table's gets its entity's name as prefix.
+    let names: Vec<String> = cols.iter().map(|c| c.name.clone()).collect();
+    for (i, c) in cols.iter_mut().enumerate() {
+        let clash = names
+            .iter()
+            .enumerate()
+            .any(|(j, n)| j != i && *n == c.name);
+        if let KeyPart::Attr(a) = &c.part
+            && clash
+            && a.entity != t.entity
+        {
+            c.name = format!("{}_{}", singular(&a.entity), a.column);
+        }
+    }
+    // A prefixed name can meet another column's own name (`posts.id` as
+    // `post_id` next to `orders.post_id`): the later one takes its entity's
+    // full name, then a number, so the table's column names stay distinct.
+    let mut seen: Vec<String> = Vec::new();
+    for c in cols.iter_mut() {
+        if seen.contains(&c.name) {
+            let base = match &c.part {
+                KeyPart::Attr(a) => format!("{}_{}", a.entity, a.column),
+                _ => c.name.clone(),
+            };
+            let mut name = base.clone();
+            let mut n = 2;
+            while seen.contains(&name) {
+                name = format!("{base}_{n}");
+                n += 1;
+            }
+            c.name = name;
+        }
+        seen.push(c.name.clone());
+    }
+    t.columns = cols;
+}
+
+fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
+    let (name, cql_type) = match p {
+        KeyPart::Attr(c) => (
+            c.column.clone(),
+            attr_type(model, c).unwrap_or_else(|| "text".into()),
+        ),
+        KeyPart::Bucket(_, unit) => (
+            unit.clone(),
+            if matches!(unit.as_str(), "hour" | "minute") {
+                "timestamp".into()
+            } else {
+                "date".into()
+            },
+        ),
+        KeyPart::Salt(_) => ("salt".into(), "int".into()),
+        KeyPart::Counter => ("count".into(), "counter".into()),
+    };
+    TableColumn {
+        name,
+        cql_type,
+        role,
+        part: p.clone(),
+    }
+}
+
+/// `orders` → `order`, `categories` → `category`; used for prefixes only.
+pub fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if word.ends_with("ss") {
+        word.to_string()
+    } else {
+        word.strip_suffix('s').unwrap_or(word).to_string()
+    }
+}

@@ -1,0 +1,439 @@
+//! The whole design: parse, derive, merge, size, choose compaction, plan reads
+//! and writes.
+
+mod compaction;
+mod sizing;
+
+use std::collections::BTreeMap;
+
+use cqlmodel_stats::{BucketUnit, Stats};
+use serde::Serialize;
+
+use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
+use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::querylist::{Body, QuerySpec, parse_queries};
+use crate::reads::{QueryPlan, select_cql};
+use crate::relational::{Model, parse_model};
+use crate::schema_out::{keyspace_cql, table_cql};
+use crate::writes::{WritePath, write_paths};
+use compaction::choose_compaction;
+use sizing::{load_entity_stats, rows_per_partition, size_tables};
+
+pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+pub(crate) use sizing::{entity_key, rows_per_join_value};
+
+/// What `design` reads.
+#[derive(Debug, Clone, Copy)]
+pub struct DesignInput<'a> {
+    pub keyspace: &'a str,
+    /// PostgreSQL DDL (`pg_dump --schema-only`).
+    pub model_sql: &'a str,
+    /// The annotated query list, if any.
+    pub queries_sql: Option<&'a str>,
+    /// The statistics file, keyed by the model's table names.
+    pub stats_toml: Option<&'a str>,
+}
+
+/// Everything `design` decides.
+#[derive(Debug, Clone, Serialize)]
+pub struct Design {
+    pub keyspace: String,
+    pub tables: Vec<TableDesign>,
+    pub queries: Vec<QueryPlan>,
+    pub write_paths: Vec<WritePath>,
+    pub warnings: Vec<String>,
+    #[serde(skip)]
+    pub model: Model,
+    #[serde(skip)]
+    pub specs: Vec<QuerySpec>,
+    /// The statistics carried over to the designed tables (for `review --stats`).
+    #[serde(skip)]
+    pub table_stats: Stats,
+}
+
+impl Design {
+    pub fn schema_cql(&self) -> String {
+        let mut s = keyspace_cql(&self.keyspace);
+        // A view after every table: its base must exist first.
+        let (views, plain): (Vec<&TableDesign>, Vec<&TableDesign>) = self
+            .tables
+            .iter()
+            .partition(|t| matches!(t.kind, crate::derive::TableKind::View { .. }));
+        for t in plain.into_iter().chain(views) {
+            s.push('\n');
+            s.push_str(&table_cql(&self.keyspace, t));
+        }
+        s
+    }
+
+    /// The reads with their `@name` annotations, and the write-path statements.
+    pub fn queries_cql(&self) -> String {
+        let mut s = String::new();
+        for q in &self.queries {
+            let Some(cql) = &q.cql else { continue };
+            s.push_str(&annotation(
+                &q.name,
+                q.rate,
+                q.consistency.as_deref(),
+                q.page,
+            ));
+            s.push_str(cql);
+            s.push_str(";\n\n");
+        }
+        for w in &self.write_paths {
+            for (i, st) in w.statements.iter().enumerate() {
+                let name = if w.statements.len() == 1 {
+                    w.name.clone()
+                } else {
+                    format!("{}_{}", w.name, i + 1)
+                };
+                s.push_str(&annotation(&name, w.rate, w.consistency.as_deref(), None));
+                s.push_str(&st.cql);
+                s.push_str(";\n\n");
+            }
+        }
+        s
+    }
+}
+
+fn annotation(name: &str, rate: Option<f64>, cl: Option<&str>, page: Option<u64>) -> String {
+    let mut s = format!("-- @name {name}");
+    if let Some(r) = rate {
+        s.push_str(&format!(" @rate {}", rate_text(r)));
+    }
+    if let Some(c) = cl {
+        s.push_str(&format!(" @cl {c}"));
+    }
+    if let Some(p) = page {
+        s.push_str(&format!(" @page {p}"));
+    }
+    s.push('\n');
+    s
+}
+
+pub(crate) fn trim_float(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// A rate as an annotation writes it, in the unit that keeps it readable:
+/// `300/s`, `12/min`, `1/h`, `20/day`.
+pub(crate) fn rate_text(per_second: f64) -> String {
+    for (unit, seconds) in [("s", 1.0), ("min", 60.0), ("h", 3_600.0)] {
+        let r = per_second * seconds;
+        if r >= 1.0 || unit == "h" && per_second * 86_400.0 < 1.0 {
+            return format!("{}/{unit}", trim_float(r));
+        }
+    }
+    format!("{}/day", trim_float(per_second * 86_400.0))
+}
+
+pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
+    let model = parse_model(input.model_sql)?;
+    let specs = match input.queries_sql {
+        Some(text) => parse_queries(&model, text)?,
+        None => Vec::new(),
+    };
+    let entity_stats = match input.stats_toml {
+        Some(text) => Some(load_entity_stats(&model, text)?),
+        None => None,
+    };
+    let mut warnings = Vec::new();
+    let mut specs = specs;
+    if let Some(stats) = &entity_stats {
+        reconcile_rates(&mut specs, stats, &mut warnings)?;
+    }
+    let mut candidates = Vec::new();
+    let mut off: BTreeMap<String, OffPath> = BTreeMap::new();
+    for q in &specs {
+        if let Body::Select(spec) = &q.body {
+            match table_for(&model, q, spec) {
+                Ok(t) => candidates.push(t),
+                Err(o) => {
+                    off.insert(q.name.clone(), o);
+                }
+            }
+        }
+    }
+    if specs.iter().all(|q| !matches!(q.body, Body::Select(_))) {
+        warnings.push("no SELECT in the query list: one table per entity, keyed by its primary key (list the queries to get query-driven tables)".into());
+        for e in &model.entities {
+            candidates.push(crate::writes::by_primary_key(&model, e));
+        }
+    }
+    let mut tables = merge(candidates, &model);
+    same_table_names(&tables, &specs)?;
+    name_tables(&mut tables);
+    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    let mut table_stats = Stats::default();
+    if let Some(stats) = &entity_stats {
+        table_stats.thresholds = stats.thresholds;
+        size_tables(
+            &model,
+            input.keyspace,
+            stats,
+            &mut tables,
+            &mut table_stats,
+            &mut warnings,
+        )?;
+    }
+    choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
+
+    let mut queries = Vec::new();
+    for q in &specs {
+        let Body::Select(spec) = &q.body else {
+            continue;
+        };
+        if let Some(o) = off.remove(&q.name) {
+            queries.push(QueryPlan {
+                name: q.name.clone(),
+                table: None,
+                cql: None,
+                partitions: None,
+                statements: 0,
+                rows_read: None,
+                rate: q.rate,
+                consistency: q.consistency.clone(),
+                page: q.page,
+                off_path: Some(o),
+                notes: Vec::new(),
+            });
+            continue;
+        }
+        let Some(t) = tables.iter().find(|t| t.queries.contains(&q.name)) else {
+            continue;
+        };
+        let ts = table_stats
+            .tables
+            .get(&format!("{}.{}", input.keyspace, t.name));
+        let fanout = entity_stats
+            .as_ref()
+            .and_then(|s| s.queries.get(&q.name))
+            .and_then(|qs| qs.span)
+            .or_else(|| ts.and_then(|s| s.query_span))
+            .unwrap_or(86_400);
+        let width = t.partition_key.iter().find_map(|p| match p {
+            KeyPart::Bucket(_, unit) => BucketUnit::parse(unit).map(BucketUnit::seconds),
+            _ => None,
+        });
+        let bucket_fanout = width.map_or(1, |w| cqlmodel_stats::time_fanout(fanout, w));
+        let rows_pp = rows_per_partition(input.keyspace, t, &table_stats);
+        queries.push(select_cql(
+            input.keyspace,
+            t,
+            q,
+            spec,
+            bucket_fanout,
+            rows_pp,
+        ));
+    }
+    crate::views::choose_views(&model, &specs, &mut tables);
+    let write_paths = write_paths(
+        &model,
+        &specs,
+        &tables,
+        input.keyspace,
+        entity_stats.as_ref(),
+        &mut warnings,
+    );
+    hybrid_reads(&tables, &write_paths, &mut queries);
+    if entity_stats.is_some() {
+        carry_query_stats(
+            input.keyspace,
+            &queries,
+            entity_stats.as_ref(),
+            &mut table_stats,
+        );
+    }
+    Ok(Design {
+        keyspace: input.keyspace.to_string(),
+        tables,
+        queries,
+        write_paths,
+        warnings,
+        model,
+        specs,
+        table_stats,
+    })
+}
+
+/// Two reads given one `@table` name whose keys differ cannot share a table:
+/// the second CREATE TABLE IF NOT EXISTS would silently do nothing.
+fn same_table_names(tables: &[TableDesign], specs: &[QuerySpec]) -> Result<(), DesignError> {
+    for (i, t) in tables.iter().enumerate() {
+        if t.name.is_empty() {
+            continue;
+        }
+        let Some(other) = tables.iter().skip(i + 1).find(|o| o.name == t.name) else {
+            continue;
+        };
+        let q = specs.iter().find(|q| other.queries.contains(&q.name));
+        return Err(DesignError::new(
+            DesignErrorKind::Annotation,
+            Source::Queries,
+            q.map_or((1, 1), |q| (q.line, q.column)),
+            format!(
+                "`@table {}` names the tables of {} and {}, whose primary keys differ: give them different names",
+                t.name,
+                t.queries.join(", "),
+                other.queries.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `@table` names first, then each table's best free candidate name; a
+/// number only when every candidate is taken.
+fn name_tables(tables: &mut [TableDesign]) {
+    let mut used: Vec<String> = tables
+        .iter()
+        .filter(|t| !t.name.is_empty())
+        .map(|t| t.name.clone())
+        .collect();
+    // Tables with fewer names to choose from choose first.
+    let mut order: Vec<(usize, Vec<String>)> = tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.name.is_empty())
+        .map(|(i, t)| (i, crate::derive::candidate_names(t)))
+        .collect();
+    order.sort_by_key(|(i, c)| (c.len(), *i));
+    for (i, candidates) in order {
+        let Some(t) = tables.get_mut(i) else { continue };
+        if let Some(free) = candidates.iter().find(|c| !used.contains(c)) {
+            t.name = free.clone();
+            used.push(free.clone());
+            continue;
+        }
+        let base = candidates
+            .first()
+            .cloned()
+            .unwrap_or_else(|| default_name(t));
+        let mut name = base.clone();
+        let mut n = 2;
+        while used.contains(&name) {
+            name = crate::derive::fit_name(&format!("{base}_{n}"));
+            n += 1;
+        }
+        used.push(name.clone());
+        t.name = name;
+    }
+}
+
+/// The reads of a table filled by a hybrid fan-out also pull the heaviest
+/// sources' rows: from a table of the row entity keyed by the source, when the
+/// design has one.
+fn hybrid_reads(tables: &[TableDesign], paths: &[WritePath], queries: &mut [QueryPlan]) {
+    for t in tables {
+        let hybrid = paths
+            .iter()
+            .flat_map(|w| &w.statements)
+            .any(|s| s.hybrid && s.table == t.name);
+        if !hybrid {
+            continue;
+        }
+        // The source: the row entity's attribute joined to the other grain entity.
+        let source = t.classes.iter().find_map(|class| {
+            let mine = class.iter().find(|c| c.entity == t.entity)?;
+            class
+                .iter()
+                .any(|c| c.entity != t.entity && t.grain.contains(&c.entity))
+                .then_some(mine.clone())
+        });
+        let pull = source.as_ref().and_then(|src| {
+            tables.iter().find(|p| {
+                p.grain == [t.entity.clone()]
+                    && matches!(p.partition_key.first(), Some(KeyPart::Attr(a)) if a == src)
+            })
+        });
+        let note = match (source, pull) {
+            (Some(src), Some(p)) => format!(
+                "hybrid: the page also reads the newest rows of the heavy `{}` values the reader follows from `{}` and merges them (those sources are not fanned out)",
+                src.column, p.name
+            ),
+            _ => "hybrid: the page also reads the heaviest sources' newest rows where they are written and merges them (those sources are not fanned out)".to_string(),
+        };
+        for q in queries
+            .iter_mut()
+            .filter(|q| q.table.as_deref() == Some(t.name.as_str()))
+        {
+            q.notes.push(note.clone());
+        }
+    }
+}
+
+/// A query's rate given twice (`@rate` and `[query.NAME] rate_per_second`) must
+/// agree; given once, it is the query's rate. A `[query.NAME]` that names no
+/// statement of the list is a warning (a renamed or deleted query).
+fn reconcile_rates(
+    specs: &mut [QuerySpec],
+    stats: &Stats,
+    warnings: &mut Vec<String>,
+) -> Result<(), DesignError> {
+    for (name, qs) in &stats.queries {
+        let Some(q) = specs.iter_mut().find(|q| q.name == *name) else {
+            warnings.push(format!(
+                "the statistics file's [query.{name}] names no statement of the query list"
+            ));
+            continue;
+        };
+        match (q.rate, qs.rate_per_second) {
+            (Some(a), Some(b)) if (a - b).abs() > 1e-9 * a.abs().max(b.abs()).max(1.0) => {
+                return Err(DesignError::new(
+                    DesignErrorKind::Annotation,
+                    Source::Queries,
+                    (q.line, q.column),
+                    format!(
+                        "`@rate {}/s` of {name} contradicts the statistics file's [query.{name}] rate_per_second = {}: give one rate, or make them agree",
+                        trim_float(a),
+                        trim_float(b)
+                    ),
+                ));
+            }
+            (None, Some(b)) => q.rate = Some(b),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The query list's rates and spans as `[query.*]` sections of the designed
+/// tables, so that `review --stats` and `size` weigh the tables by the queries
+/// that read them (the loader's rule: a table's request rate is the sum of its
+/// queries' rates, its read span the widest of their spans).
+fn carry_query_stats(
+    keyspace: &str,
+    queries: &[QueryPlan],
+    entity_stats: Option<&Stats>,
+    out: &mut Stats,
+) {
+    for q in queries {
+        let Some(table) = &q.table else { continue };
+        let key = format!("{keyspace}.{table}");
+        let span = entity_stats
+            .and_then(|s| s.queries.get(&q.name))
+            .and_then(|qs| qs.span);
+        out.queries.insert(
+            q.name.clone(),
+            cqlmodel_stats::QueryStats {
+                rate_per_second: q.rate,
+                table: Some(key.clone()),
+                span,
+            },
+        );
+        if let Some(ts) = out.tables.get_mut(&key) {
+            if let Some(rate) = q.rate {
+                ts.request_rate = Some(ts.request_rate.unwrap_or(0.0) + rate);
+            }
+            if let Some(span) = span {
+                ts.query_span = Some(ts.query_span.map_or(span, |s| s.max(span)));
+            }
+        }
+    }
+}

@@ -1,0 +1,421 @@
+//! Sizing: the statistics file read against the relational model, carried to
+//! each designed table, and a time bucket or salt for partitions over the limits.
+
+use std::collections::BTreeMap;
+
+use cqlmodel_stats::{
+    BucketUnit, ColumnStats, Distribution, RecommendationKind, Retention, Stats, TableStats,
+    Volume, estimate_table, load_stats,
+};
+
+use super::trim_float;
+use crate::derive::{KeyPart, Role, TableDesign};
+use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::relational::Model;
+use crate::schema_out::{keyspace_cql, table_cql};
+use crate::split::line_col;
+
+/// The keyspace the statistics file's entity names resolve in: PostgreSQL's
+/// default schema, so that `"public.readings"` and `readings` both work.
+pub const MODEL_KEYSPACE: &str = "public";
+
+pub(crate) fn entity_key(entity: &str) -> String {
+    format!("{MODEL_KEYSPACE}.{entity}")
+}
+
+/// The conceptual schema (one CQL table per entity, keyed by its primary key),
+/// only to read the statistics file with the size command's own loader.
+pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
+    use cqlmodel_cql::keywords::quote_ident;
+    let keyspace = MODEL_KEYSPACE;
+    let mut ddl = format!(
+        "CREATE KEYSPACE {} WITH replication = {{'class': 'SimpleStrategy', 'replication_factor': 1}};\n",
+        quote_ident(keyspace)
+    );
+    for e in &model.entities {
+        let cols: Vec<String> = e
+            .attributes
+            .iter()
+            .map(|a| format!("{} {}", quote_ident(&a.name), a.cql_type))
+            .collect();
+        let pk: Vec<String> = e.primary_key.iter().map(|c| quote_ident(c)).collect();
+        ddl.push_str(&format!(
+            "CREATE TABLE {}.{} ({}, PRIMARY KEY (({})));\n",
+            quote_ident(keyspace),
+            quote_ident(&e.name),
+            cols.join(", "),
+            pk.join(", ")
+        ));
+    }
+    let schema = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements).schema;
+    load_stats(text, &schema).map_err(|errors| {
+        let first = errors.first();
+        let at = first.map_or((1, 1), |e| line_col(text, e.span.start));
+        let message = first.map_or_else(|| "statistics file error".to_string(), |e| e.to_string());
+        DesignError::new(DesignErrorKind::Stats, Source::Stats, at, message)
+    })
+}
+
+/// The grain's statistics renamed to the table's columns. A table of several
+/// entities' rows (a timeline: posts × follows) holds the growing one's rows
+/// times the mean number of rows of each other one that meets a row of it.
+fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
+    let of = |e: &str| stats.tables.get(&entity_key(e));
+    let grain: Vec<&String> = if t.grain.is_empty() {
+        vec![&t.entity]
+    } else {
+        t.grain.iter().collect()
+    };
+    let base_entity = grain
+        .iter()
+        .find(|e| of(e).is_some_and(|s| matches!(s.volume, Volume::Growth { .. })))
+        .or(grain.first())
+        .map_or(t.entity.as_str(), |e| e.as_str());
+    let base = of(base_entity).cloned().unwrap_or_default();
+    let mut ts = TableStats {
+        columns: BTreeMap::new(),
+        span: None,
+        request_rate: None,
+        ..base
+    };
+    if t.kind == crate::derive::TableKind::Counter {
+        // One row per key value: as many as the key's distinct values, when known.
+        let distinct: Option<f64> = t
+            .partition_key
+            .iter()
+            .map(|p| match p {
+                KeyPart::Attr(a) => of(&a.entity)
+                    .and_then(|s| s.column(&a.column))
+                    .and_then(|c| c.distinct),
+                _ => None,
+            })
+            .product();
+        ts.volume = distinct.map_or(Volume::Unspecified, |rows| Volume::Fixed { rows });
+        ts.retention = Retention::Unbounded;
+    }
+    for other in grain.iter().filter(|e| e.as_str() != base_entity) {
+        let Some(m) = rows_per_join_value(t, stats, other) else {
+            continue;
+        };
+        ts.volume = match ts.volume {
+            Volume::Fixed { rows } => Volume::Fixed { rows: rows * m },
+            Volume::Growth { rows_per_second } => Volume::Growth {
+                rows_per_second: rows_per_second * m,
+            },
+            Volume::Unspecified => Volume::Unspecified,
+        };
+    }
+    for c in &t.columns {
+        let cs = match &c.part {
+            KeyPart::Attr(a) => stats
+                .tables
+                .get(&entity_key(&a.entity))
+                .and_then(|s| s.column(&a.column))
+                .cloned(),
+            KeyPart::Bucket(_, unit) => Some(ColumnStats {
+                bucket: BucketUnit::parse(unit),
+                ..ColumnStats::default()
+            }),
+            KeyPart::Salt(n) => Some(ColumnStats {
+                distinct: Some(f64::from(*n)),
+                distribution: Some(Distribution::Uniform),
+                ..ColumnStats::default()
+            }),
+            KeyPart::Counter => None,
+        };
+        if let Some(cs) = cs {
+            ts.columns.insert(c.name.clone(), cs);
+        }
+    }
+    key_values_per_row(model, t, &mut ts);
+    ts
+}
+
+/// The entity whose key (primary or UNIQUE) the partition key holds, when the
+/// table holds that entity's rows alone: each partition is one row.
+fn one_row_per_partition(model: &Model, t: &TableDesign) -> Option<String> {
+    let [entity] = t.grain.as_slice() else {
+        return None;
+    };
+    let e = model.entity(entity)?;
+    let held: Vec<String> = t
+        .partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) => crate::derive::class_of(&t.classes, a)
+                .into_iter()
+                .find(|x| x.entity == *entity)
+                .map(|x| x.column),
+            _ => None,
+        })
+        .collect();
+    e.keys()
+        .any(|k| k.iter().all(|c| held.contains(c)))
+        .then(|| entity.clone())
+}
+
+/// A partition-key column that is its rows' own single-column key (a post's
+/// `post_id`) has one value per row: as many distinct values as the table has
+/// rows (at the sizing age), not the documented default of 1,000, which would
+/// make one-row partitions look huge.
+fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
+    let [entity] = t.grain.as_slice() else { return };
+    let Some(e) = model.entity(entity) else {
+        return;
+    };
+    let rows = match ts.volume {
+        Volume::Fixed { rows } => rows,
+        Volume::Growth { rows_per_second } => {
+            let live = match ts.retention {
+                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(365 * 86_400)),
+                _ => ts.horizon.unwrap_or(365 * 86_400),
+            };
+            rows_per_second * live as f64
+        }
+        Volume::Unspecified => return,
+    };
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let own = crate::derive::class_of(&t.classes, a)
+            .into_iter()
+            .find(|x| x.entity == *entity);
+        let unique = own.is_some_and(|o| {
+            e.keys()
+                .any(|k| matches!(k.as_slice(), [only] if *only == o.column))
+        });
+        if unique {
+            let cs = ts.columns.entry(c.name.clone()).or_default();
+            if cs.distinct.is_none() {
+                cs.distinct = Some(rows.max(1.0).round());
+            }
+        }
+    }
+}
+
+/// The mean number of `entity` rows that share the value of its attribute
+/// joined to another entity of the table (`follows` rows per `followee_id`).
+pub(crate) fn rows_per_join_value(t: &TableDesign, stats: &Stats, entity: &str) -> Option<f64> {
+    let es = stats.tables.get(&entity_key(entity))?;
+    let rows = match es.volume {
+        Volume::Fixed { rows } => rows,
+        _ => return None,
+    };
+    let join = t.classes.iter().find_map(|class| {
+        let mine = class.iter().find(|c| c.entity == entity)?;
+        class.iter().any(|c| c.entity != entity).then_some(mine)
+    })?;
+    let distinct = es.column(&join.column)?.distinct?;
+    Some(rows / distinct.max(1.0))
+}
+
+fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
+    let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
+    let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
+    build.errors.is_empty().then_some(build.schema)
+}
+
+/// Sizes every table with the size command's estimator; a partition over the
+/// limits gets the recommended time bucket or salt.
+pub(super) fn size_tables(
+    model: &Model,
+    keyspace: &str,
+    stats: &Stats,
+    tables: &mut Vec<TableDesign>,
+    out: &mut Stats,
+    warnings: &mut Vec<String>,
+) -> Result<(), DesignError> {
+    let mut extra = Vec::new();
+    for t in tables.iter_mut() {
+        let ts = derived_stats(model, t, stats);
+        let Some(schema) = build_one(keyspace, t) else {
+            continue;
+        };
+        let Some(table) = schema.table(keyspace, &t.name) else {
+            continue;
+        };
+        let estimate = estimate_table(table, &ts, &stats.thresholds);
+        if let Some(entity) = one_row_per_partition(model, t) {
+            t.decisions.push(format!(
+                "sizing: the partition key holds the key of `{entity}`: one row per partition ({} bytes), nothing to bucket",
+                trim_float(estimate.sizes.bytes.max.round())
+            ));
+            out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
+        if estimate.exceeds.is_empty() {
+            t.decisions.push(format!(
+                "sizing: largest partition {} rows, {} bytes: within the limits",
+                trim_float(estimate.sizes.rows.max.round()),
+                trim_float(estimate.sizes.bytes.max.round())
+            ));
+        } else if let Some(rec) = &estimate.recommendation {
+            let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+            match rec.kind {
+                RecommendationKind::TimeBucket(unit) => {
+                    let source = t.clustering.iter().find_map(|(p, _)| match p {
+                        KeyPart::Attr(c)
+                            if crate::derive::attr_type(model, c)
+                                .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
+                        {
+                            Some(c.clone())
+                        }
+                        _ => None,
+                    });
+                    if let Some(src) = source {
+                        t.partition_key
+                            .push(KeyPart::Bucket(src.clone(), unit.name().into()));
+                        t.decisions.push(format!(
+                            "sizing: partitions exceed {} ({}); a `{}` bucket of `{}` joins the partition key: {}",
+                            over.join(", "), rec.summary, unit.name(), src.column, rec.summary
+                        ));
+                        let rows = estimate.sizes.rows;
+                        if rows.p50 > 0.0 && rows.max / rows.p50 > SKEW_WARNING {
+                            warnings.push(format!(
+                                "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
+                                t.name,
+                                unit.name(),
+                                cqlmodel_stats::units::format_count(rows.max),
+                                cqlmodel_stats::units::format_count(rows.p50),
+                                unit.name()
+                            ));
+                        }
+                    } else {
+                        let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
+                        t.partition_key.push(KeyPart::Salt(n));
+                        t.decisions.push(format!(
+                            "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                            over.join(", ")
+                        ));
+                        extra.extend(single_grain(t));
+                    }
+                }
+                RecommendationKind::Salt(n) => {
+                    let n = capped_salt(n, t, warnings);
+                    t.partition_key.push(KeyPart::Salt(n));
+                    t.decisions.push(format!(
+                        "sizing: partitions exceed {} (a skewed key runs hot); salt {n} joins the partition key, so a read of one key fans out to {n} partitions: {}",
+                        over.join(", "), rec.summary
+                    ));
+                    extra.extend(single_grain(t));
+                }
+            }
+            if let Some(n) = t.partition_key.iter().find_map(|p| match p {
+                KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
+                _ => None,
+            }) {
+                warnings.push(format!(
+                    "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
+                    t.name
+                ));
+            }
+            let wanted: Vec<_> = t
+                .columns
+                .iter()
+                .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+                .filter_map(|c| match &c.part {
+                    KeyPart::Attr(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect();
+            let statics: Vec<_> = Vec::new();
+            crate::derive::add_columns(model, t, &wanted, &statics);
+        } else {
+            warnings.push(format!(
+                "{}: partitions exceed {:?} and no bucket or salt fixes them",
+                t.name, estimate.exceeds
+            ));
+        }
+        out.tables.insert(
+            format!("{keyspace}.{}", t.name),
+            derived_stats(model, t, stats),
+        );
+    }
+    // A salted key loses its one-partition path: the entity's own table keeps it.
+    for entity in extra {
+        let why = format!("`{entity}` rows are salted elsewhere");
+        if let Some(i) = crate::lookups::ensure_lookup(model, &entity, tables, &why)
+            && let Some(t) = tables.get(i)
+        {
+            out.tables.insert(
+                format!("{keyspace}.{}", t.name),
+                derived_stats(model, t, stats),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A largest partition this many times the median one: the bucket that fits
+/// the largest key is far too fine for the others.
+pub const SKEW_WARNING: f64 = 100.0;
+
+/// The most salt buckets the design uses: every read of a key runs once per
+/// bucket, so more would turn each read into a scatter over the cluster.
+pub const SALT_CAP: u32 = 64;
+
+fn capped_salt(n: u32, t: &TableDesign, warnings: &mut Vec<String>) -> u32 {
+    if n <= SALT_CAP {
+        return n;
+    }
+    warnings.push(format!(
+        "{}: the largest keys need {n} salt buckets; the salt is capped at {SALT_CAP} (a read runs once per bucket), so those keys still exceed the limits: give them their own table, or bound them (a time bucket, a TTL)",
+        t.name
+    ));
+    SALT_CAP
+}
+
+/// Above this many salt buckets a read's fan-out is worth a warning.
+pub const SALT_FANOUT_WARNING: u32 = 16;
+
+/// The entity whose rows a table holds, when it holds one entity's rows.
+fn single_grain(t: &TableDesign) -> Option<String> {
+    match t.grain.as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
+}
+
+/// The smallest power-of-two salt that brings the table's partitions within the limits.
+fn salt_that_fits(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
+    let mut n: u32 = 2;
+    while n < (1 << 20) {
+        let mut salted = t.clone();
+        salted.partition_key.push(KeyPart::Salt(n));
+        salted.columns.insert(
+            0,
+            crate::derive::TableColumn {
+                name: "salt".into(),
+                cql_type: "int".into(),
+                role: Role::PartitionKey,
+                part: KeyPart::Salt(n),
+            },
+        );
+        let ts = derived_stats(model, &salted, stats);
+        let fits = build_one(keyspace, &salted).is_some_and(|schema| {
+            schema.table(keyspace, &salted.name).is_some_and(|table| {
+                estimate_table(table, &ts, &stats.thresholds)
+                    .exceeds
+                    .is_empty()
+            })
+        });
+        if fits {
+            return n;
+        }
+        n *= 2;
+    }
+    n
+}
+
+pub(super) fn rows_per_partition(keyspace: &str, t: &TableDesign, stats: &Stats) -> Option<f64> {
+    let ts = stats.tables.get(&format!("{keyspace}.{}", t.name))?;
+    let schema = build_one(keyspace, t)?;
+    let table = schema.table(keyspace, &t.name)?;
+    Some(
+        estimate_table(table, ts, &stats.thresholds)
+            .sizes
+            .rows
+            .mean
+            .round()
+            .max(1.0),
+    )
+}
