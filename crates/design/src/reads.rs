@@ -128,6 +128,7 @@ pub fn select_cql(
     let mut salted_or_in = false;
     let ordered = !spec.order.is_empty() || spec.limit.is_some() || q.page.is_some();
     let newest_first = spec.order.first().is_none_or(|(_, desc)| *desc);
+    let aggregate = !spec.aggregates.is_empty() || !spec.group_by.is_empty();
     for p in &t.partition_key {
         let Some(col) = t.column_for(p) else { continue };
         let name = quote_ident(&col.name);
@@ -161,7 +162,9 @@ pub fn select_cql(
                     partitions = partitions.saturating_mul(n);
                     statements = statements.saturating_mul(n);
                     conds.push(format!("{name} = ?"));
-                    notes.push(if newest_first {
+                    notes.push(if aggregate {
+                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket and the application aggregates them all", src.column)
+                    } else if newest_first {
                         format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, newest first, until the page is full", src.column)
                     } else {
                         format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, oldest first, until the page is full", src.column)

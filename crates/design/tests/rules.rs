@@ -431,3 +431,51 @@ distribution = \"{zipf}\"
     let even = run(SOCIAL, queries, Some(&stats("uniform"))).unwrap_or_else(|e| panic!("{e}"));
     assert!(!hybrid(&even));
 }
+
+#[test]
+fn a_mixed_order_is_never_served_by_reversing_a_table() {
+    let model = "CREATE TABLE events (device_id uuid, ts timestamptz, seq int, msg text,
+                 PRIMARY KEY (device_id, ts, seq));";
+    let d = ok(
+        model,
+        "-- @name newest
+         SELECT ts, msg FROM events WHERE device_id = $1 AND ts > $2 ORDER BY ts DESC;
+         -- @name asc
+         SELECT ts, seq, msg FROM events WHERE device_id = $1 ORDER BY ts ASC, seq ASC;
+         -- @name mixed
+         SELECT ts, seq, msg FROM events WHERE device_id = $1 ORDER BY ts DESC, seq ASC;",
+    );
+    // Cassandra reverses every clustering column or none: `mixed` needs a
+    // table clustered (ts DESC, seq ASC) or (ts ASC, seq DESC).
+    let mixed = d.queries.iter().find(|q| q.name == "mixed");
+    let t = table(&d, mixed.and_then(|q| q.table.as_deref()).unwrap_or(""));
+    let dirs: Vec<bool> = t.clustering.iter().map(|(_, desc)| *desc).collect();
+    assert!(
+        dirs == [true, false] || dirs == [false, true],
+        "{}: {dirs:?}",
+        t.name
+    );
+}
+
+#[test]
+fn a_key_postgresql_generates_is_bound_by_the_application() {
+    let model = "CREATE TABLE products (product_id bigserial PRIMARY KEY, sku text NOT NULL UNIQUE, name text);";
+    let d = ok(
+        model,
+        "-- @name by_sku
+         SELECT product_id, name FROM products WHERE sku = $1;
+         -- @name add_product
+         INSERT INTO products (sku, name) VALUES ($1, $2);",
+    );
+    let add = path(&d, "add_product");
+    assert!(
+        add.notes
+            .iter()
+            .any(|n| n.contains("`product_id`") && n.contains("application generates it"))
+    );
+    assert!(
+        add.statements.iter().all(|s| s.cql.contains("product_id")),
+        "every statement binds the generated key: {:?}",
+        add.statements.iter().map(|s| &s.cql).collect::<Vec<_>>()
+    );
+}

@@ -110,6 +110,9 @@ fn serves(host: &TableDesign, x: &TableDesign) -> bool {
 }
 
 fn absorb(host: &mut TableDesign, x: TableDesign, model: &Model, why: &str) {
+    // The merged table must keep serving the most ordered of its queries: a
+    // later merge may not reverse columns one of them orders by.
+    host.ordered = host.ordered.max(x.ordered);
     for q in &x.queries {
         if !host.queries.contains(q) {
             host.queries.push(q.clone());

@@ -289,12 +289,26 @@ pub(super) fn size_tables(
                         extra.extend(single_grain(t));
                     }
                 }
-                RecommendationKind::Salt(n) => {
-                    let n = capped_salt(n, t, warnings);
+                RecommendationKind::Salt(wanted) => {
+                    let n = capped_salt(wanted, t, warnings);
                     t.partition_key.push(KeyPart::Salt(n));
+                    // The estimator's summary speaks of the salt it wanted;
+                    // quote it only when that is the salt used.
+                    let why = if n == wanted {
+                        format!(": {}", rec.summary)
+                    } else {
+                        format!(" (the largest keys would need {wanted}; capped at {n})")
+                    };
+                    // The salt hashes a column that differs row by row (the
+                    // last clustering column), so one key's rows spread.
+                    let spread_by = t
+                        .clustering
+                        .last()
+                        .and_then(|(p, _)| t.column_for(p))
+                        .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
                     t.decisions.push(format!(
-                        "sizing: partitions exceed {} (a skewed key runs hot); salt {n} joins the partition key, so a read of one key fans out to {n} partitions: {}",
-                        over.join(", "), rec.summary
+                        "sizing: partitions exceed {}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
+                        over.join(", ")
                     ));
                     extra.extend(single_grain(t));
                 }

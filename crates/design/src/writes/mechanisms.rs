@@ -16,6 +16,9 @@ pub(super) fn assign_mechanisms(statements: &mut [WriteStatement]) {
         if s.lwt && s.cql.starts_with("DELETE") {
             s.mechanism = "lightweight transaction, last".into();
             s.reason = "releases the old value only if it is still this row's (LOCAL_SERIAL); a claimed partition is written only with conditions: LWT and plain writes on one partition do not order safely".into();
+        } else if s.lwt && !s.cql.starts_with("INSERT") {
+            s.mechanism = "lightweight transaction, first".into();
+            s.reason = "a conditional write on a partition claimed with a lightweight transaction (LOCAL_SERIAL): it applies only while the value is still this row's; LWT and plain writes on one partition do not order safely".into();
         } else if s.lwt {
             s.mechanism = "lightweight transaction, first".into();
             s.reason = "claims the UNIQUE value (Paxos, LOCAL_SERIAL): when it is not applied the value is taken and nothing else is written (release the claims this mutation already made, DELETE … IF <id> = ?); a conditional statement cannot share a batch with other partitions; a retry that finds the value claimed by this same row has succeeded".into();

@@ -257,6 +257,27 @@ pub fn write_paths(
                 }
             )
         };
+        // A key PostgreSQL fills (a sequence, a default) has no counterpart:
+        // Cassandra has no sequences, the application makes the value.
+        if m.kind == MutationKind::Insert
+            && let Some(e) = model.entity(&m.entity)
+        {
+            let generated: Vec<&String> = e
+                .primary_key
+                .iter()
+                .filter(|c| !m.columns.contains(c))
+                .collect();
+            if !generated.is_empty() {
+                notes.push(format!(
+                    "the statement leaves {} to PostgreSQL (a sequence or a default); Cassandra has none: the application generates it (an id service for an integer key, e.g. Snowflake-style, or a uuid key) and binds it in every statement",
+                    generated
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
         out.push(WritePath {
             name,
             entity: m.entity.clone(),

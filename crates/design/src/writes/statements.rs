@@ -206,7 +206,10 @@ fn plan_statements(
                             || (c.role == Role::Regular
                                 && (m.kind != MutationKind::Insert
                                     || !holds_entity(t, c, &m.entity)
-                                    || holds_any(t, c, &m.entity, &m.columns)))
+                                    || holds_any(t, c, &m.entity, &m.columns)
+                                    || model.entity(&m.entity).is_some_and(|e| {
+                                        holds_any(t, c, &m.entity, &e.primary_key)
+                                    })))
                     })
                     .map(|c| quote_ident(&c.name))
                     .collect();
