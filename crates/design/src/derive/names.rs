@@ -105,7 +105,20 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
     if !others.is_empty() {
         out.push(format!("{base}_with_{}", others.join("_")));
     }
-    out.into_iter().map(|n| fit_name(&n)).collect()
+    // A table of one entity's rows keyed by one row each: the entity's lookup.
+    if t.clustering.is_empty() && t.grain == [t.entity.clone()] {
+        out.push(format!("{own}_by_id"));
+        out.push(format!("{own}_by_key"));
+    }
+    let mut seen = Vec::new();
+    out.into_iter()
+        .map(|n| fit_name(&n))
+        .filter(|n| {
+            let fresh = !seen.contains(n);
+            seen.push(n.clone());
+            fresh
+        })
+        .collect()
 }
 
 /// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).

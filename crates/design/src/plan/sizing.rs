@@ -127,8 +127,55 @@ fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
             ts.columns.insert(c.name.clone(), cs);
         }
     }
+    keyed_through_parent(model, t, stats, &mut ts);
     key_values_per_row(model, t, &mut ts);
     ts
+}
+
+/// A partition key that is a parent's unique attribute (`tags.name` keying
+/// `videos_by_tag_name`) spreads the rows as the grain's foreign key to that
+/// parent does (`video_tags.tag_id`, zipf): one name, one tag. The parent's own
+/// statistics (one row per name) would say nothing of the skew.
+fn keyed_through_parent(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut TableStats) {
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        if t.grain.contains(&a.entity) {
+            continue;
+        }
+        let Some(parent) = model.entity(&a.entity) else {
+            continue;
+        };
+        let unique = parent
+            .keys()
+            .any(|k| matches!(k.as_slice(), [only] if *only == a.column));
+        let [pk] = parent.primary_key.as_slice() else {
+            continue;
+        };
+        if !unique {
+            continue;
+        }
+        let pk_ref = crate::select::ColRef {
+            entity: parent.name.clone(),
+            column: pk.clone(),
+        };
+        let via = crate::derive::class_of(&t.classes, &pk_ref)
+            .into_iter()
+            .find(|x| t.grain.contains(&x.entity));
+        let Some(fk) = via.and_then(|x| {
+            stats
+                .tables
+                .get(&entity_key(&x.entity))
+                .and_then(|s| s.column(&x.column))
+                .cloned()
+        }) else {
+            continue;
+        };
+        if fk.distinct.is_some() || fk.distribution.is_some() {
+            let cs = ts.columns.entry(c.name.clone()).or_default();
+            cs.distinct = fk.distinct.or(cs.distinct);
+            cs.distribution = fk.distribution.or(cs.distribution);
+        }
+    }
 }
 
 /// The entity whose key (primary or UNIQUE) the partition key holds, when the

@@ -66,6 +66,10 @@ pub(super) fn move_copies(
     p.copies_fan_out = true;
 }
 
+/// The repeat of a many-row delete's partition deletes: they go last, since
+/// the per-row jobs of the other tables read their keys from those partitions.
+pub(super) const SWEEP: &str = "that can hold rows (within the retention)";
+
 /// An UPDATE or DELETE whose WHERE names many rows (`DELETE FROM activities
 /// WHERE user_id = $1`): a whole partition per bucket or salt when the WHERE
 /// binds the table's partition key, else once per matching row, their keys
@@ -85,9 +89,7 @@ pub(super) fn many_rows(
     };
     let per_partition = pk.iter().all(|c| bound(c));
     let spread = t.partition_key.iter().find_map(|p| match p {
-        KeyPart::Bucket(_, unit) => Some(format!(
-            "once per `{unit}` bucket that can hold rows (within the retention)"
-        )),
+        KeyPart::Bucket(_, unit) => Some(format!("once per `{unit}` bucket {SWEEP}")),
         KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
         _ => None,
     });

@@ -212,7 +212,12 @@ pub fn write_paths(
         // The write of record first (the entity's own partition), then the
         // other tables of the batch, the counters, and the queued fan-out last.
         statements.sort_by_key(|s| {
-            if s.lwt && s.cql.starts_with("DELETE") {
+            if s.repeat
+                .as_deref()
+                .is_some_and(|r| r.ends_with(fan_out::SWEEP))
+            {
+                5
+            } else if s.lwt && s.cql.starts_with("DELETE") {
                 4
             } else if s.lwt {
                 -1
