@@ -69,44 +69,18 @@ pub(super) fn choose_compaction(
                 .iter()
                 .all(|m| m.kind == crate::querylist::MutationKind::Insert)
                 || (inserts > 0.0 && updates <= 0.01 * inserts));
-        let time_clustered = t.clustering.first().is_some_and(|(p, _)| matches!(p, KeyPart::Attr(c) if crate::derive::attr_type(model, c).is_some_and(|ty| crate::pgtypes::is_time(&ty))));
+        let time_clustered = time_clustered(model, t);
         let growing = stats
             .and_then(|s| s.tables.get(&entity_key(&t.entity)))
             .is_some_and(|s| matches!(s.volume, Volume::Growth { .. }));
-        let (class, reason) = if t.ttl.is_some() && append_only && time_clustered {
-            (
-                "TimeWindowCompactionStrategy",
-                "append-only time series with a TTL: whole SSTables expire by time window"
-                    .to_string(),
-            )
-        } else if reads > 0.0 && reads >= inserts + updates {
-            (
-                "LeveledCompactionStrategy",
-                format!(
-                    "read-heavy ({}/s reads vs {}/s writes): LCS bounds the SSTables a read touches",
-                    trim_float(reads),
-                    trim_float(inserts + updates)
-                ),
-            )
-        } else if updates > 0.0 && updates >= inserts {
-            (
-                "LeveledCompactionStrategy",
-                format!(
-                    "update-heavy ({}/s updates and deletes vs {}/s inserts): LCS keeps a row's versions together",
-                    trim_float(updates),
-                    trim_float(inserts)
-                ),
-            )
-        } else {
-            (
-                "SizeTieredCompactionStrategy",
-                if growing {
-                    "write-heavy or rates unknown: STCS, the default".into()
-                } else {
-                    "no read- or update-heavy signal: STCS, the default".into()
-                },
-            )
-        };
+        let (class, reason) = decide(
+            t.ttl.is_some(),
+            append_only && time_clustered,
+            reads,
+            inserts,
+            updates,
+            growing,
+        );
         t.compaction = class.into();
         t.compaction_reason = reason;
         if let Some(ttl) = t.ttl {
@@ -115,5 +89,115 @@ pub(super) fn choose_compaction(
                 t.entity
             ));
         }
+    }
+}
+
+fn time_clustered(model: &Model, t: &TableDesign) -> bool {
+    t.clustering.first().is_some_and(|(p, _)| {
+        matches!(p, KeyPart::Attr(c) if crate::derive::attr_type(model, c).is_some_and(|ty| crate::pgtypes::is_time(&ty)))
+    })
+}
+
+/// The rule itself: TWCS for append-only time series with a TTL, LCS for
+/// read-heavy or update-heavy tables, STCS otherwise.
+fn decide(
+    ttl: bool,
+    append_only_series: bool,
+    reads: f64,
+    inserts: f64,
+    updates: f64,
+    growing: bool,
+) -> (&'static str, String) {
+    if ttl && append_only_series {
+        (
+            "TimeWindowCompactionStrategy",
+            "append-only time series with a TTL: whole SSTables expire by time window".to_string(),
+        )
+    } else if reads > 0.0 && reads >= inserts + updates {
+        (
+            "LeveledCompactionStrategy",
+            format!(
+                "read-heavy ({}/s reads vs {}/s writes): LCS bounds the SSTables a read touches",
+                trim_float(reads),
+                trim_float(inserts + updates)
+            ),
+        )
+    } else if updates > 0.0 && updates >= inserts {
+        (
+            "LeveledCompactionStrategy",
+            format!(
+                "update-heavy ({}/s updates and deletes vs {}/s inserts): LCS keeps a row's versions together",
+                trim_float(updates),
+                trim_float(inserts)
+            ),
+        )
+    } else if growing || inserts > 0.0 {
+        (
+            "SizeTieredCompactionStrategy",
+            format!(
+                "write-heavy ({}/s rows written vs {}/s reads): STCS, the cheapest to write",
+                trim_float(inserts + updates),
+                trim_float(reads)
+            ),
+        )
+    } else {
+        (
+            "SizeTieredCompactionStrategy",
+            "no read- or update-heavy signal: STCS, the default".to_string(),
+        )
+    }
+}
+
+/// The rates a table really receives are those of its write paths: a
+/// timeline row per follower per post (fan-out), not the posts' rate. With
+/// the paths known, each table's compaction is decided again on them.
+pub(super) fn refine_compaction(
+    model: &Model,
+    specs: &[QuerySpec],
+    paths: &[crate::writes::WritePath],
+    tables: &mut [TableDesign],
+) {
+    for t in tables.iter_mut() {
+        if matches!(t.kind, crate::derive::TableKind::View { .. }) {
+            continue;
+        }
+        let (mut inserts, mut updates) = (0.0, 0.0);
+        let mut any = false;
+        for w in paths {
+            let Some(rate) = w.rate else { continue };
+            for st in w.statements.iter().filter(|s| s.table == t.name) {
+                let rows = if st.repeat.is_some() {
+                    w.write_amplification.unwrap_or(1.0)
+                } else {
+                    1.0
+                };
+                any = true;
+                if w.kind == crate::querylist::MutationKind::Insert && !st.cql.starts_with("DELETE")
+                {
+                    inserts += rate * rows;
+                } else {
+                    updates += rate * rows;
+                }
+            }
+        }
+        if !any {
+            continue;
+        }
+        let reads: f64 = specs
+            .iter()
+            .filter(|q| t.queries.contains(&q.name))
+            .filter_map(|q| q.rate)
+            .sum();
+        let append_only = updates <= 0.01 * inserts && inserts > 0.0;
+        let (class, reason) = decide(
+            t.ttl.is_some(),
+            append_only && time_clustered(model, t),
+            reads,
+            inserts,
+            updates,
+            false,
+        );
+        t.compaction = class.into();
+        t.compaction_reason = reason;
     }
 }

@@ -16,7 +16,7 @@ use crate::reads::{QueryPlan, select_cql};
 use crate::relational::{Model, parse_model};
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::writes::{WritePath, write_paths};
-use compaction::choose_compaction;
+use compaction::{choose_compaction, refine_compaction};
 use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
@@ -241,6 +241,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         entity_stats.as_ref(),
         &mut warnings,
     );
+    refine_compaction(&model, &specs, &write_paths, &mut tables);
     hybrid_reads(&tables, &write_paths, &mut queries);
     if entity_stats.is_some() {
         carry_query_stats(
