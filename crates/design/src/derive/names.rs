@@ -43,16 +43,17 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
         })
         .collect();
     let own = singular(&t.entity);
+    // The other entities of the grain tell two tables of one key apart.
+    let others: Vec<String> = t
+        .grain
+        .iter()
+        .filter(|g| **g != t.entity)
+        .map(|g| singular(g))
+        .collect();
     let mut out = Vec::new();
     if t.kind == TableKind::Counter {
         let base = format!("{own}_count_by_{}", keys.join("_and_"));
         out.push(fit_name(&base));
-        let others: Vec<String> = t
-            .grain
-            .iter()
-            .filter(|g| **g != t.entity)
-            .map(|g| singular(g))
-            .collect();
         if !others.is_empty() {
             out.push(fit_name(&format!("{base}_with_{}", others.join("_"))));
         }
@@ -96,12 +97,6 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
     if t.clustering.first().is_some_and(|(_, desc)| *desc) {
         out.push(format!("{base}_{}_desc", all_ck.join("_")));
     }
-    let others: Vec<String> = t
-        .grain
-        .iter()
-        .filter(|g| **g != t.entity)
-        .map(|g| singular(g))
-        .collect();
     if !others.is_empty() {
         out.push(format!("{base}_with_{}", others.join("_")));
     }
