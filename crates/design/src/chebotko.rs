@@ -11,8 +11,10 @@
 //! every width is computed from character counts, never measured, so the same input
 //! gives byte-identical SVG (snapshot-friendly) on any machine.
 
-/// What a column is in the table's primary key, in Chebotko's notation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What a column is in the table's primary key, in Chebotko's notation (the
+/// designed tables' column roles are the same type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Role {
     PartitionKey,
     ClusteringAsc,

@@ -272,15 +272,11 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
                     e.primary_key = vec![column.clone()];
                 }
                 ColumnOption::Unique(_) => e.uniques.push(vec![column.clone()]),
-                ColumnOption::ForeignKey(fk) => e.foreign_keys.push(ForeignKey {
-                    columns: vec![column.clone()],
-                    table: object_name(&fk.foreign_table),
-                    referenced: fk
-                        .referred_columns
-                        .iter()
-                        .map(|c| unquote(&c.to_string()))
-                        .collect(),
-                }),
+                ColumnOption::ForeignKey(fk) => e.foreign_keys.push(foreign_key(
+                    vec![column.clone()],
+                    &fk.foreign_table,
+                    &fk.referred_columns,
+                )),
                 _ => {}
             }
         }
@@ -303,19 +299,28 @@ fn index_columns(cols: &[sqlparser::ast::IndexColumn]) -> Vec<String> {
         .collect()
 }
 
+/// A column's `REFERENCES t (c)` and a table's `FOREIGN KEY (…) REFERENCES t (…)` alike.
+fn foreign_key(
+    columns: Vec<String>,
+    table: &ObjectName,
+    referred: &[sqlparser::ast::Ident],
+) -> ForeignKey {
+    ForeignKey {
+        columns,
+        table: object_name(table),
+        referenced: referred.iter().map(|c| unquote(&c.to_string())).collect(),
+    }
+}
+
 fn add_constraint(e: &mut Entity, c: &TableConstraint) {
     match c {
         TableConstraint::PrimaryKey(pk) => e.primary_key = index_columns(&pk.columns),
         TableConstraint::Unique(u) => e.uniques.push(index_columns(&u.columns)),
-        TableConstraint::ForeignKey(fk) => e.foreign_keys.push(ForeignKey {
-            columns: fk.columns.iter().map(|c| unquote(&c.to_string())).collect(),
-            table: object_name(&fk.foreign_table),
-            referenced: fk
-                .referred_columns
-                .iter()
-                .map(|c| unquote(&c.to_string()))
-                .collect(),
-        }),
+        TableConstraint::ForeignKey(fk) => e.foreign_keys.push(foreign_key(
+            fk.columns.iter().map(|c| unquote(&c.to_string())).collect(),
+            &fk.foreign_table,
+            &fk.referred_columns,
+        )),
         _ => {}
     }
 }

@@ -6,16 +6,6 @@ use crate::chebotko::{self, DiagramColumn, TableDiagram};
 use crate::derive::{Role, TableDesign};
 use crate::plan::{Design, trim_float};
 
-fn diagram_role(r: Role) -> chebotko::Role {
-    match r {
-        Role::PartitionKey => chebotko::Role::PartitionKey,
-        Role::ClusteringAsc => chebotko::Role::ClusteringAsc,
-        Role::ClusteringDesc => chebotko::Role::ClusteringDesc,
-        Role::Static => chebotko::Role::Static,
-        Role::Regular => chebotko::Role::Regular,
-    }
-}
-
 pub fn table_svg(t: &TableDesign) -> String {
     chebotko::render_svg(&TableDiagram {
         name: t.name.clone(),
@@ -25,7 +15,7 @@ pub fn table_svg(t: &TableDesign) -> String {
             .map(|c| DiagramColumn {
                 name: c.name.clone(),
                 cql_type: c.cql_type.clone(),
-                role: diagram_role(c.role),
+                role: c.role,
             })
             .collect(),
         queries: t.queries.clone(),

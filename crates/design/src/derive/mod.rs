@@ -19,15 +19,7 @@ pub use merge::merge;
 pub use names::{MAX_NAME, candidate_names, default_name, fit_name};
 pub use per_query::table_for;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    PartitionKey,
-    ClusteringAsc,
-    ClusteringDesc,
-    Static,
-    Regular,
-}
+pub use crate::chebotko::Role;
 
 /// A key part: an attribute (by its equivalence class representative) or a
 /// time bucket cut from one.

@@ -14,28 +14,7 @@ use cqlmodel_schema::{Column, Table};
 use crate::context::Context;
 use crate::query::Query;
 
-/// `ks.t` written or read by `stmt`, a statement of `q` (the query itself or one
-/// of its batch's statements). Unqualified names resolve against the tables the
-/// access path found, which already applied the session keyspace.
-pub(crate) fn statement_table(q: &Query, stmt: &Statement) -> Option<String> {
-    let name = match &stmt.kind {
-        StatementKind::Select(s) => &s.table,
-        StatementKind::Insert(s) => &s.table,
-        StatementKind::Update(s) => &s.table,
-        StatementKind::Delete(s) => &s.table,
-        _ => return q.path.table.clone(),
-    };
-    if let Some(ks) = &name.keyspace {
-        return Some(format!("{}.{}", ks.value, name.name.value));
-    }
-    let suffix = format!(".{}", name.name.value);
-    q.path
-        .tables
-        .iter()
-        .chain(q.path.table.iter())
-        .find(|t| t.ends_with(&suffix))
-        .cloned()
-}
+pub(crate) use super::key_facts::statement_table;
 
 /// The single statements a query runs: itself, or each statement of its batch.
 pub(crate) fn single_statements(q: &Query) -> Vec<&Statement> {
