@@ -20,6 +20,7 @@ pub(super) fn statement(t: &TableDesign, cql: String, repeat: Option<String>) ->
         lwt: false,
         hybrid: false,
         only_when: None,
+        step: super::Step::Plain,
         mechanism: String::new(),
         reason: String::new(),
     }
@@ -45,11 +46,18 @@ pub(super) fn set_of(t: &TableDesign, m: &MutationSpec) -> Vec<String> {
 /// A partition claimed with a lightweight transaction is written only with
 /// conditions (`… IF user_id = ?`): LWT and plain writes on one partition do not
 /// order safely (Paxos ballots against client timestamps).
-pub(super) fn guard_claim(st: &mut WriteStatement, t: &TableDesign, model: &Model, entity: &str) {
+pub(super) fn guard_claim(
+    st: &mut WriteStatement,
+    step: super::Step,
+    t: &TableDesign,
+    model: &Model,
+    entity: &str,
+) {
     let condition = owner_condition(t, model, entity);
     if !condition.is_empty() {
         st.cql = format!("{} IF {condition}", st.cql);
         st.lwt = true;
+        st.step = step;
     }
 }
 

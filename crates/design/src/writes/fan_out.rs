@@ -66,10 +66,6 @@ pub(super) fn move_copies(
     p.copies_fan_out = true;
 }
 
-/// The repeat of a many-row delete's partition deletes: they go last, since
-/// the per-row jobs of the other tables read their keys from those partitions.
-pub(super) const SWEEP: &str = "that can hold rows (within the retention)";
-
 /// An UPDATE or DELETE whose WHERE names many rows (`DELETE FROM activities
 /// WHERE user_id = $1`): a whole partition per bucket or salt when the WHERE
 /// binds the table's partition key, else once per matching row, their keys
@@ -89,7 +85,9 @@ pub(super) fn many_rows(
     };
     let per_partition = pk.iter().all(|c| bound(c));
     let spread = t.partition_key.iter().find_map(|p| match p {
-        KeyPart::Bucket(_, unit) => Some(format!("once per `{unit}` bucket {SWEEP}")),
+        KeyPart::Bucket(_, unit) => Some(format!(
+            "once per `{unit}` bucket that can hold rows (within the retention)"
+        )),
         KeyPart::Salt(n) => Some(format!("once per salt bucket ({n})")),
         _ => None,
     });
@@ -103,6 +101,7 @@ pub(super) fn many_rows(
             "the statement deletes every row with this {}: one partition tombstone per partition instead of a tombstone per row",
             m.key.join(", ")
         ));
+        st.step = super::Step::Sweep;
         p.statements = vec![st];
         return;
     }

@@ -1,6 +1,6 @@
 //! The mechanism that keeps each table of a write path in step.
 
-use super::WriteStatement;
+use super::{Step, WriteStatement};
 
 /// The mechanism that keeps each table in step, and why: counters on their
 /// own (a batch cannot mix them with other writes, and a retried increment may
@@ -13,10 +13,10 @@ pub(super) fn assign_mechanisms(statements: &mut [WriteStatement]) {
         .count();
     let mut first = true;
     for s in statements.iter_mut() {
-        if s.lwt && s.cql.starts_with("DELETE") {
+        if s.step == Step::Release {
             s.mechanism = "lightweight transaction, last".into();
             s.reason = "releases the old value only if it is still this row's (LOCAL_SERIAL); a claimed partition is written only with conditions: LWT and plain writes on one partition do not order safely".into();
-        } else if s.lwt && !s.cql.starts_with("INSERT") {
+        } else if s.step == Step::Conditional {
             s.mechanism = "lightweight transaction, first".into();
             s.reason = "a conditional write on a partition claimed with a lightweight transaction (LOCAL_SERIAL): it applies only while the value is still this row's; LWT and plain writes on one partition do not order safely".into();
         } else if s.lwt {

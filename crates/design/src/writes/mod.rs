@@ -19,6 +19,22 @@ use mechanisms::assign_mechanisms;
 use presence::pk_is_entity_key;
 use statements::plan_table;
 
+/// The statements that a path orders by their role rather than their table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Step {
+    #[default]
+    Plain,
+    /// `INSERT … IF NOT EXISTS` claiming a UNIQUE value: first.
+    Claim,
+    /// A conditional write on a claimed partition: first, with the claims.
+    Conditional,
+    /// A conditional delete releasing a claimed value: after everything else.
+    Release,
+    /// A many-row delete's partition deletes: last, the other tables' jobs read
+    /// their keys from those partitions.
+    Sweep,
+}
+
 /// One CQL statement of a write path.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WriteStatement {
@@ -36,6 +52,9 @@ pub struct WriteStatement {
     pub hybrid: bool,
     /// The condition under which the statement runs (a nullable key attribute set).
     pub only_when: Option<String>,
+    /// Its place among the path's statements, beyond what its kind says.
+    #[serde(skip)]
+    pub step: Step,
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,
@@ -211,28 +230,20 @@ pub fn write_paths(
         }
         // The write of record first (the entity's own partition), then the
         // other tables of the batch, the counters, and the queued fan-out last.
-        statements.sort_by_key(|s| {
-            if s.repeat
-                .as_deref()
-                .is_some_and(|r| r.ends_with(fan_out::SWEEP))
-            {
-                5
-            } else if s.lwt && s.cql.starts_with("DELETE") {
-                4
-            } else if s.lwt {
-                -1
-            } else if s.repeat.is_some() {
-                3
-            } else if s.counter {
-                2
-            } else if tables
-                .iter()
-                .any(|t| t.name == s.table && pk_is_entity_key(model, t, &m.entity))
+        statements.sort_by_key(|s| match s.step {
+            Step::Sweep => 5,
+            Step::Release => 4,
+            Step::Claim | Step::Conditional => -1,
+            Step::Plain if s.repeat.is_some() => 3,
+            Step::Plain if s.counter => 2,
+            Step::Plain
+                if tables
+                    .iter()
+                    .any(|t| t.name == s.table && pk_is_entity_key(model, t, &m.entity)) =>
             {
                 0
-            } else {
-                1
             }
+            Step::Plain => 1,
         });
         assign_mechanisms(&mut statements);
         let batched = statements

@@ -4,7 +4,6 @@
 use cqlmodel_cql::keywords::quote_ident;
 use cqlmodel_stats::{Stats, Volume};
 
-use super::WriteStatement;
 use super::clauses::{
     guard_claim, owner_condition, set_of, statement, timestamped_delete, where_of,
 };
@@ -13,6 +12,7 @@ use super::presence::{
     Presence, claims_unique, holds_any, holds_entity, holds_entity_or_bucket, is_key,
     names_one_row, only_statics, pk_is_entity_key, presence, unbound_key,
 };
+use super::{Step, WriteStatement};
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
 use crate::plan::trim_float;
 use crate::querylist::{MutationKind, MutationSpec};
@@ -232,6 +232,9 @@ fn plan_statements(
             let insert_row = |repeat: Option<String>| {
                 let mut st = statement(t, insert(), repeat);
                 st.lwt = unique;
+                if unique {
+                    st.step = Step::Claim;
+                }
                 if !reads.is_empty() {
                     st.reads_first = Some(format!(
                         "read {} from the related rows first (read-before-write)",
@@ -246,7 +249,7 @@ fn plan_statements(
                     let mut st = statement(t, delete(), repeat);
                     st.reads_first = unbound_key(t, m, &keys);
                     if unique {
-                        guard_claim(&mut st, t, model, &m.entity);
+                        guard_claim(&mut st, Step::Release, t, model, &m.entity);
                     }
                     p.statements.push(st);
                 }
@@ -260,6 +263,7 @@ fn plan_statements(
                             repeat.clone(),
                         );
                         st.lwt = true;
+                        st.step = Step::Release;
                         st
                     } else {
                         statement(t, timestamped_delete(&table, &keys), repeat.clone())
@@ -300,7 +304,7 @@ fn plan_statements(
                         );
                         st.reads_first = unbound_key(t, m, bound);
                         if unique {
-                            guard_claim(&mut st, t, model, &m.entity);
+                            guard_claim(&mut st, Step::Conditional, t, model, &m.entity);
                         }
                         p.statements.push(st);
                     }
