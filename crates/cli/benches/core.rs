@@ -181,5 +181,29 @@ fn token_stream(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, explain, review, token_stream);
+/// The largest example model (video: 17 entities, 38 reads, 24 mutations, with
+/// statistics) designed in process: parse, derive, merge, size, write paths.
+fn design(c: &mut Criterion) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/design/video/");
+    let read = |f: &str| std::fs::read_to_string(format!("{dir}{f}")).unwrap_or_default();
+    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
+    let mut group = c.benchmark_group("design");
+    group.bench_function(
+        "video example (17 entities, 62 statements, statistics)",
+        |b| {
+            b.iter(|| {
+                let input = cqlmodel_design::DesignInput {
+                    keyspace: "video",
+                    model_sql: black_box(&model),
+                    queries_sql: Some(&queries),
+                    stats_toml: Some(&stats),
+                };
+                black_box(cqlmodel_design::design(&input).map(|d| d.tables.len()))
+            })
+        },
+    );
+    group.finish();
+}
+
+criterion_group!(benches, explain, review, token_stream, design);
 criterion_main!(benches);
