@@ -1,0 +1,120 @@
+//! The text summary `cqlmodel migrate` prints: each change with its reason, its
+//! statements, what the target refuses and why, the rebuilds' phases in short,
+//! and the dry run's verdict.
+
+use std::fmt::Write as _;
+
+use crate::dry_run::DryRun;
+use crate::model::{Phase, Verdict};
+use crate::plan::Plan;
+
+pub fn summary(plan: &Plan, dry: &DryRun) -> String {
+    let mut s = String::new();
+    if plan.is_empty() {
+        s.push_str("nothing to do: OLD and NEW define the same schema\n");
+        return s;
+    }
+    for c in &plan.changes {
+        let flag = if c.flagged {
+            "  [needs a decision]"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "{} {}{flag}", c.kind.name(), c.object);
+        let _ = writeln!(s, "  why: {}", c.reason);
+        for i in &c.items {
+            if i.verdict != Verdict::InPlace || i.message.is_some() {
+                let _ = writeln!(s, "  - {}", i.what);
+                if let (Some(a), Some(m)) = (&i.attempted, &i.message) {
+                    let _ = writeln!(s, "      {a}\n      → {m}");
+                }
+            }
+        }
+        for p in &c.statements {
+            for st in &p.statements {
+                let first = st.lines().next().unwrap_or_default();
+                let more = if st.lines().count() > 1 { " …" } else { "" };
+                let _ = writeln!(
+                    s,
+                    "  phase {} {}: {first}{more}",
+                    p.phase.number(),
+                    p.phase.slug()
+                );
+            }
+        }
+        if let Some(r) = &c.rebuild {
+            let _ = writeln!(s, "  rebuild {} → {}:", r.old_table, r.new_table);
+            let _ = writeln!(
+                s,
+                "    phase 2 dual-write: {} write path(s); phase 5 switch-reads: {} read(s)",
+                r.dual_writes.len(),
+                r.reads.len()
+            );
+            let size = r.backfill.sizing.as_ref().map_or_else(
+                || "size unknown (no --stats)".to_string(),
+                |z| {
+                    format!(
+                        "{:.0} rows, {:.1} GB, {:.1} h at {:.0} rows/s",
+                        z.rows,
+                        z.bytes / 1e9,
+                        z.hours,
+                        z.rows_per_second
+                    )
+                },
+            );
+            let tool = if r.backfill.cdm_usable {
+                "cassandra-data-migrator or DSBulk"
+            } else {
+                "DSBulk (the key is computed)"
+            };
+            let _ = writeln!(
+                s,
+                "    phase 3 backfill: {size}; {tool}, keeping writetime and TTL"
+            );
+            for t in &r.backfill.transformation {
+                let _ = writeln!(s, "      {t}");
+            }
+            let verify = if r.same_partition_key {
+                "counts per token range"
+            } else {
+                "row totals and sampled keys"
+            };
+            let _ = writeln!(
+                s,
+                "    phase 4 verify: {verify}; phase 6 stop old writes; phase 7 snapshot and drop {}",
+                r.old_table
+            );
+        }
+        for w in &c.warnings {
+            let _ = writeln!(s, "  warning: {w}");
+        }
+        s.push('\n');
+    }
+    let count = |k| plan.changes.iter().filter(|c| c.kind == k).count();
+    use crate::model::ChangeKind as K;
+    let _ = writeln!(
+        s,
+        "{} change(s): {} alter, {} rebuild, {} create, {} drop; {} need a decision",
+        plan.changes.len(),
+        count(K::Alter),
+        count(K::Rebuild),
+        count(K::Create),
+        count(K::Drop),
+        plan.flagged().count()
+    );
+    if dry.ok() {
+        let _ = writeln!(
+            s,
+            "dry run: the {} schema statements of phases {} and {} turn OLD into NEW",
+            dry.statements,
+            Phase::Create.number(),
+            Phase::Drop.number()
+        );
+    } else {
+        let _ = writeln!(s, "dry run FAILED: the plan does not turn OLD into NEW:");
+        for r in dry.rejected.iter().chain(&dry.differences) {
+            let _ = writeln!(s, "  {}", r.replace('\n', " "));
+        }
+    }
+    s
+}
