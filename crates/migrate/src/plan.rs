@@ -134,7 +134,7 @@ fn table_changes(
             renamed.insert(t.qualified_name(), format!("{}.{plan_name}", t.keyspace));
             rebuilt_bases.push((t.qualified_name(), plan_name.clone()));
             let reason = format!(
-                "{} in place: {}",
+                "{} cannot change it in place: {}",
                 input.target.name(),
                 d.rebuild_reasons.join("; ")
             );
@@ -309,7 +309,7 @@ fn rebuild_change(
     if plan_name != new.name {
         c.warnings.push(format!(
             "NEW calls the new table {}, but {} holds the data until the switch: the plan creates {}. \
-             Rename it in NEW and in the application (or rename the old table's role) so NEW stays the truth",
+             Rename it in NEW and in the application, so that NEW stays the truth",
             new.qualified_name(),
             old.qualified_name(),
             qualified(&new.keyspace, plan_name)

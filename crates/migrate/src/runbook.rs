@@ -3,6 +3,8 @@
 
 use std::fmt::Write as _;
 
+use cqlmodel_stats::units::{format_bytes, format_count};
+
 use crate::dry_run::DryRun;
 use crate::files::Layout;
 use crate::model::{ChangeKind, Phase, Verdict};
@@ -205,10 +207,12 @@ fn backfill_phase(s: &mut String, rebuilds: &[&Rebuild]) {
             Some(z) => {
                 let _ = writeln!(
                     s,
-                    "Size (from --stats): {:.0} rows, {:.1} GB; at {:.0} rows/s that is {:.1} hours.\n",
-                    z.rows,
-                    z.bytes / 1e9,
-                    z.rows_per_second,
+                    "Size (from --stats): {} rows, {}; at {} rows/s (one job; an assumption, measure yours) \
+                     that is {:.1} hours. Parallel jobs over disjoint token ranges divide it, as long as the \
+                     cluster's latencies hold.\n",
+                    format_count(z.rows),
+                    format_bytes(z.bytes),
+                    format_count(z.rows_per_second),
                     z.hours
                 );
             }

@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use cqlmodel_stats::units::{format_bytes, format_count};
+
 use crate::dry_run::DryRun;
 use crate::model::{Phase, Verdict};
 use crate::plan::Plan;
@@ -24,7 +26,9 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
         let _ = writeln!(s, "  why: {}", c.reason);
         for i in &c.items {
             if i.verdict != Verdict::InPlace || i.message.is_some() {
-                let _ = writeln!(s, "  - {}", i.what);
+                if !c.reason.contains(&i.what) {
+                    let _ = writeln!(s, "  - {}", i.what);
+                }
                 if let (Some(a), Some(m)) = (&i.attempted, &i.message) {
                     let _ = writeln!(s, "      {a}\n      → {m}");
                 }
@@ -54,11 +58,11 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
                 || "size unknown (no --stats)".to_string(),
                 |z| {
                     format!(
-                        "{:.0} rows, {:.1} GB, {:.1} h at {:.0} rows/s",
-                        z.rows,
-                        z.bytes / 1e9,
+                        "{} rows, {}, {:.1} h at {} rows/s",
+                        format_count(z.rows),
+                        format_bytes(z.bytes),
                         z.hours,
-                        z.rows_per_second
+                        format_count(z.rows_per_second)
                     )
                 },
             );

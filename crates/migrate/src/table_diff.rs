@@ -164,8 +164,8 @@ fn diff_primary_key(
                         "ALTER TABLE {name} WITH CLUSTERING ORDER BY ({});",
                         orders.join(", ")
                     ),
-                    message: "ALTER TABLE … WITH takes table properties only: CLUSTERING ORDER BY \
-                              is not one (Parser.g alterTableStatement), so the statement does not parse"
+                    message: "a syntax error: in Cassandra's grammar ALTER TABLE … WITH takes \
+                              `name = value` properties only, and CLUSTERING ORDER BY is not one"
                         .into(),
                 }),
             );
