@@ -72,7 +72,12 @@ fn fail(diagnostics: &[Diagnostic], sources: &SourceMap, json_out: bool, color: 
 }
 
 fn plain(message: String, json_out: bool, color: bool) -> Output {
-    fail(&[Diagnostic::error("input", message)], &SourceMap::new(), json_out, color)
+    fail(
+        &[Diagnostic::error("input", message)],
+        &SourceMap::new(),
+        json_out,
+        color,
+    )
 }
 
 fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagnostic>> {
@@ -84,7 +89,11 @@ fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagno
         .filter(|d| d.severity == Severity::Error)
         .cloned()
         .collect();
-    if errors.is_empty() { Ok(loaded) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(errors)
+    }
 }
 
 fn load_app_statements(
@@ -92,12 +101,17 @@ fn load_app_statements(
     old: &LoadedSchema,
     sources: &mut SourceMap,
 ) -> Result<Vec<AppStatement>, Vec<Diagnostic>> {
-    let file = read_source(path, sources).map_err(|e| vec![Diagnostic::error("input", e.to_string())])?;
-    let text = sources.get(file).map(|f| f.text.clone()).unwrap_or_default();
+    let file =
+        read_source(path, sources).map_err(|e| vec![Diagnostic::error("input", e.to_string())])?;
+    let text = sources
+        .get(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
     let parsed = cqlmodel_cql::parse(&text);
     let mut errors = parse_diagnostics(&parsed.errors, file);
     let keyspace = old.session_keyspace(None);
-    let (queries, diags) = cqlmodel_review::load_queries(&old.schema, file, &parsed, keyspace.as_deref(), 1);
+    let (queries, diags) =
+        cqlmodel_review::load_queries(&old.schema, file, &parsed, keyspace.as_deref(), 1);
     errors.extend(diags.into_iter().filter(|d| d.severity == Severity::Error));
     if !errors.is_empty() {
         return Err(errors);
@@ -167,16 +181,25 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
     if let Some(out) = &args.out
         && !p.is_empty()
     {
-        let inputs: Vec<&Path> = [Some(args.old.as_path()), Some(args.new.as_path()), args.queries.as_deref(), args.stats.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect();
+        let inputs: Vec<&Path> = [
+            Some(args.old.as_path()),
+            Some(args.new.as_path()),
+            args.queries.as_deref(),
+            args.stats.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
         match write_atomically(out, &inputs, &files) {
             Ok(()) => written = Some(out.clone()),
             Err(e) => return plain(e.to_string(), json_out, color),
         }
     }
-    let code = if !dry.ok() || p.flagged().next().is_some() { 1 } else { 0 };
+    let code = if !dry.ok() || p.flagged().next().is_some() {
+        1
+    } else {
+        0
+    };
     let stdout = if json_out {
         let mut v = serde_json::to_value(&p).unwrap_or(Value::Null);
         if let Some(changes) = v.get_mut("changes").and_then(Value::as_array_mut) {
@@ -188,17 +211,28 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
             }
         }
         if let Some(m) = v.as_object_mut() {
-            m.insert("dry_run".into(), serde_json::to_value(&dry).unwrap_or(Value::Null));
+            m.insert(
+                "dry_run".into(),
+                serde_json::to_value(&dry).unwrap_or(Value::Null),
+            );
             m.insert(
                 "files".into(),
-                json!(written.as_ref().map(|_| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>())),
+                json!(
+                    written
+                        .as_ref()
+                        .map(|_| files.iter().map(|f| f.path.clone()).collect::<Vec<_>>())
+                ),
             );
         }
         format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
     } else {
         let mut s = cqlmodel_migrate::summary::summary(&p, &dry);
         if let Some(out) = &written {
-            s.push_str(&format!("wrote {} files to {}\n", files.len(), out.display()));
+            s.push_str(&format!(
+                "wrote {} files to {}\n",
+                files.len(),
+                out.display()
+            ));
         }
         s
     };
@@ -216,7 +250,9 @@ pub enum OutError {
     HoldsInput { out: String, input: String },
     #[error("--out {0}: a file of that name exists; give a directory")]
     NotADirectory(String),
-    #[error("--out {0}: the directory holds files but no runbook.md: not a previous migrate output, left alone")]
+    #[error(
+        "--out {0}: the directory holds files but no runbook.md: not a previous migrate output, left alone"
+    )]
     NotOurs(String),
     #[error("--out {path}: {source}")]
     Io {
@@ -238,8 +274,13 @@ fn absolute(path: &Path) -> PathBuf {
     if let Ok(p) = path.canonicalize() {
         return p;
     }
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let parent = parent.canonicalize().unwrap_or_else(|_| parent.to_path_buf());
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let parent = parent
+        .canonicalize()
+        .unwrap_or_else(|_| parent.to_path_buf());
     match path.file_name() {
         Some(name) => parent.join(name),
         None => parent,

@@ -91,7 +91,7 @@ impl RewriteCx<'_> {
                 for x in &mut b.statements {
                     ok &= self.rewrite_one(x, &mut notes);
                 }
-                ok.then(|| Statement {
+                ok.then_some(Statement {
                     kind: StatementKind::Batch(b),
                     span: app.statement.span,
                 })

@@ -54,6 +54,16 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
                 r.dual_writes.len(),
                 r.reads.len()
             );
+            for w in r.dual_writes.iter().chain(&r.reads) {
+                let new = w
+                    .new
+                    .as_deref()
+                    .unwrap_or("(cannot be rewritten: see runbook.md)");
+                let _ = writeln!(s, "      {}: {new}", w.name);
+                if let Some(sv) = &w.served {
+                    let _ = writeln!(s, "        NEW serves it: {sv}");
+                }
+            }
             let size = r.backfill.sizing.as_ref().map_or_else(
                 || "size unknown (no --stats)".to_string(),
                 |z| {
@@ -109,7 +119,7 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
     if dry.ok() {
         let _ = writeln!(
             s,
-            "dry run: the {} schema statements of phases {} and {} turn OLD into NEW",
+            "dry run: {} schema statement(s) of phases {} and {} turn OLD into NEW",
             dry.statements,
             Phase::Create.number(),
             Phase::Drop.number()
