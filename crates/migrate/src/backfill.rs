@@ -206,7 +206,7 @@ fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> Stri
             select.push(format!("ttl({q}) AS {r}_ttl"));
         }
     }
-    let dir = format!("backfill/{}", old.qualified_name());
+    let dir = format!("unload/{}", old.qualified_name());
     let mut s = String::new();
     let _ = writeln!(
         s,
