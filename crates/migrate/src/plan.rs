@@ -6,7 +6,7 @@ use cqlmodel_schema::{Origin, Schema, Table};
 use cqlmodel_stats::Stats;
 use serde::Serialize;
 
-use crate::cql_text::{create_index, create_table, drop_table, drop_view, qualified};
+use crate::cql_text::{create_index, create_table, create_view, drop_table, drop_view, qualified};
 use crate::dual_write::{AppStatement, RewriteCx};
 use crate::model::{Change, ChangeKind, ObjectKind, Phase, Target};
 use crate::objects::{keyspace_changes, type_changes};
@@ -115,13 +115,46 @@ fn table_changes(
                 object,
                 ObjectKind::Table,
                 ChangeKind::Alter,
-                format!("{} change(s), each applied in place", d.items.len()),
+                format!(
+                    "{} applies in place: {}",
+                    if d.items.len() == 1 {
+                        "the change"
+                    } else {
+                        "every change"
+                    },
+                    subjects(&d.items)
+                ),
             );
             for s in d.create {
                 c.push(Phase::Create, s);
             }
+            let recreate: Vec<&Table> = if d.recreate_views {
+                o.views
+                    .iter()
+                    .filter_map(|v| new.table(&t.keyspace, v).filter(|x| x.is_view()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if d.recreate_views {
+                for v in &o.views {
+                    c.push(Phase::Drop, drop_view(&o.keyspace, v));
+                }
+            }
             for s in d.drop {
                 c.push(Phase::Drop, s);
+            }
+            for v in recreate {
+                match create_view(v, (input.source)(&v.origin).as_deref(), &v.name, &t.name) {
+                    Some(s) => c.push(Phase::Drop, s),
+                    None => {
+                        c.flagged = true;
+                        c.warnings.push(format!(
+                            "view {} must be created again after the drop, and its definition could not be read back: write it by hand",
+                            v.name
+                        ));
+                    }
+                }
             }
             c.items = d.items;
             c.warnings = d.warnings;
@@ -183,6 +216,19 @@ fn table_changes(
         out.push(c);
     }
     out
+}
+
+/// The columns, options and indexes the items are about, once each.
+fn subjects(items: &[crate::model::Item]) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for i in items {
+        if let Some(s) = i.subject.as_deref()
+            && !out.contains(&s)
+        {
+            out.push(s);
+        }
+    }
+    out.join(", ")
 }
 
 /// Whether a table only NEW has takes the rows of one only OLD has: it holds all

@@ -20,6 +20,9 @@ pub struct TableDiff {
     pub warnings: Vec<String>,
     /// Non-empty: the table cannot change in place.
     pub rebuild_reasons: Vec<String>,
+    /// Cassandra drops no column of a table with views: the views are dropped
+    /// before the drop phase's statements and created again after them.
+    pub recreate_views: bool,
 }
 
 impl TableDiff {
@@ -408,17 +411,30 @@ fn drop_column(d: &mut TableDiff, cx: &Cx<'_>, c: &Column) {
         !old.views.is_empty(),
         holding_view,
     ) {
-        d.refused(
-            &c.name,
-            format!(
-                "column {} is dropped from a table with materialized views ({})",
-                c.name,
-                old.views.join(", ")
+        // Drop, alter, recreate: the views go first and come back from NEW's
+        // definitions after the drop (ScyllaDB: NEW's view no longer holds the
+        // column, and the view changes of the plan run first).
+        let how = match target {
+            Target::Cassandra => {
+                d.recreate_views = true;
+                format!(
+                    "the plan drops the views ({}) before the column and creates them again after; \
+                     they rebuild from the table's rows, and reads of them see partial results meanwhile",
+                    old.views.join(", ")
+                )
+            }
+            Target::Scylla => "the view that holds it is redefined or dropped (as NEW has it) before the column goes".into(),
+        };
+        d.items.push(Item {
+            subject: Some(c.name.clone()),
+            what: format!(
+                "column {} is dropped from a table with materialized views: {how}",
+                c.name
             ),
-            Verdict::Forbidden,
-            Some(r),
-        );
-        return;
+            verdict: Verdict::InPlace,
+            attempted: Some(r.attempted),
+            message: Some(r.message),
+        });
     }
     let indexes: Vec<String> = old
         .indexes
