@@ -36,7 +36,7 @@ pub fn keyspace_changes(old: &Schema, new: &Schema) -> Vec<Change> {
                 ObjectKind::Keyspace,
                 ChangeKind::Drop,
                 format!(
-                    "NEW has no keyspace {}: dropping it deletes its {} tables ({}) and their data",
+                    "NEW has no keyspace {}: dropping it deletes its {} table(s) ({}) and their data",
                     ks.name,
                     tables.len(),
                     tables.join(", ")

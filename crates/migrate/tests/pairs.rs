@@ -449,6 +449,38 @@ fn a_column_a_view_holds_goes_after_the_view_changes() {
 }
 
 #[test]
+fn a_rebuilt_tables_indexes_get_names_the_old_ones_do_not_hold() {
+    let p = run("rebuild_with_index");
+    assert_eq!(
+        statements(&p, Phase::Create)[1],
+        "CREATE INDEX IF NOT EXISTS orders_by_status_v2 ON shop.orders_v2 (status) USING 'sai';"
+    );
+    assert_eq!(
+        p.renamed.get("shop.orders_by_status").map(String::as_str),
+        Some("shop.orders_by_status_v2")
+    );
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    // A map's elements each have a write time: the newest stands for them all.
+    assert!(
+        r.backfill
+            .dsbulk
+            .contains("maxwritetime(items) AS items_wt")
+    );
+    assert!(r.backfill.cdm_usable);
+}
+
+#[test]
+fn a_dropped_keyspace_is_flagged() {
+    let p = run("dropped_keyspace");
+    assert_eq!(p.changes.len(), 1);
+    assert!(p.changes[0].flagged);
+    assert_eq!(
+        statements(&p, Phase::Drop),
+        ["DROP KEYSPACE IF EXISTS legacy;"]
+    );
+}
+
+#[test]
 fn a_table_dropped_without_replacement_is_flagged() {
     let p = run("dropped_table");
     let c = &p.changes[0];
