@@ -200,8 +200,25 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
     } else {
         0
     };
-    let stdout = if json_out {
-        let mut v = serde_json::to_value(&p).unwrap_or(Value::Null);
+    let stdout = render(&p, &dry, &files, written.as_deref(), json_out);
+    Output {
+        stdout,
+        stderr: String::new(),
+        code,
+    }
+}
+
+/// The summary (text) or the plan (JSON: the changes, each also under `table`,
+/// the dry run, and the files written).
+fn render(
+    p: &cqlmodel_migrate::Plan,
+    dry: &cqlmodel_migrate::DryRun,
+    files: &[cqlmodel_migrate::OutputFile],
+    written: Option<&Path>,
+    json_out: bool,
+) -> String {
+    if json_out {
+        let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
         if let Some(changes) = v.get_mut("changes").and_then(Value::as_array_mut) {
             for c in changes {
                 let object = c.get("object").cloned().unwrap_or(Value::Null);
@@ -213,7 +230,7 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         if let Some(m) = v.as_object_mut() {
             m.insert(
                 "dry_run".into(),
-                serde_json::to_value(&dry).unwrap_or(Value::Null),
+                serde_json::to_value(dry).unwrap_or(Value::Null),
             );
             m.insert(
                 "files".into(),
@@ -226,7 +243,7 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         }
         format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
     } else {
-        let mut s = cqlmodel_migrate::summary::summary(&p, &dry);
+        let mut s = cqlmodel_migrate::summary::summary(p, dry);
         if let Some(out) = &written {
             s.push_str(&format!(
                 "wrote {} files to {}\n",
@@ -235,11 +252,6 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
             ));
         }
         s
-    };
-    Output {
-        stdout,
-        stderr: String::new(),
-        code,
     }
 }
 

@@ -109,56 +109,8 @@ fn table_changes(
         if d.is_empty() {
             continue;
         }
-        let object = o.qualified_name();
         if d.rebuild_reasons.is_empty() {
-            let mut c = Change::new(
-                object,
-                ObjectKind::Table,
-                ChangeKind::Alter,
-                format!(
-                    "{} applies in place: {}",
-                    if d.items.len() == 1 {
-                        "the change"
-                    } else {
-                        "every change"
-                    },
-                    subjects(&d.items)
-                ),
-            );
-            for s in d.create {
-                c.push(Phase::Create, s);
-            }
-            let recreate: Vec<&Table> = if d.recreate_views {
-                o.views
-                    .iter()
-                    .filter_map(|v| new.table(&t.keyspace, v).filter(|x| x.is_view()))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            if d.recreate_views {
-                for v in &o.views {
-                    c.push(Phase::Drop, drop_view(&o.keyspace, v));
-                }
-            }
-            for s in d.drop {
-                c.push(Phase::Drop, s);
-            }
-            for v in recreate {
-                match create_view(v, (input.source)(&v.origin).as_deref(), &v.name, &t.name) {
-                    Some(s) => c.push(Phase::Drop, s),
-                    None => {
-                        c.flagged = true;
-                        c.warnings.push(format!(
-                            "view {} must be created again after the drop, and its definition could not be read back: write it by hand",
-                            v.name
-                        ));
-                    }
-                }
-            }
-            c.items = d.items;
-            c.warnings = d.warnings;
-            out.push(c);
+            out.push(alter_change(input, o, t, d));
         } else {
             let taken = |n: &str| {
                 old.table(&t.keyspace, n).is_some() || new.table(&t.keyspace, n).is_some()
@@ -194,28 +146,88 @@ fn table_changes(
             None => out.push(create_change(t)),
         }
     }
-    for o in dropped {
-        let mut c = Change::new(
-            o.qualified_name(),
-            ObjectKind::Table,
-            ChangeKind::Drop,
-            "NEW has no such table and no new table takes its rows (none holds its primary key columns)".into(),
-        );
-        c.flagged = true;
-        c.warnings.push(format!(
-            "data loss: every row of {} goes; confirm nothing reads it, and snapshot it first \
-             (nodetool snapshot -t before-drop --table {} {})",
-            o.qualified_name(),
-            o.name,
-            o.keyspace
-        ));
+    out.extend(dropped.into_iter().map(dropped_change));
+    out
+}
+
+/// A table that changes in place. Cassandra drops no column of a table with
+/// views: they are dropped before the drop phase's statements and created
+/// again, from NEW's definitions, after them.
+fn alter_change(
+    input: &MigrateInput<'_>,
+    o: &Table,
+    t: &Table,
+    d: crate::table_diff::TableDiff,
+) -> Change {
+    let mut c = Change::new(
+        o.qualified_name(),
+        ObjectKind::Table,
+        ChangeKind::Alter,
+        format!(
+            "{} applies in place: {}",
+            if d.items.len() == 1 {
+                "the change"
+            } else {
+                "every change"
+            },
+            subjects(&d.items)
+        ),
+    );
+    for s in d.create {
+        c.push(Phase::Create, s);
+    }
+    let recreate: Vec<&Table> = o
+        .views
+        .iter()
+        .filter(|_| d.recreate_views)
+        .filter_map(|v| input.new.table(&t.keyspace, v).filter(|x| x.is_view()))
+        .collect();
+    if d.recreate_views {
         for v in &o.views {
             c.push(Phase::Drop, drop_view(&o.keyspace, v));
         }
-        c.push(Phase::Drop, drop_table(&o.keyspace, &o.name));
-        out.push(c);
     }
-    out
+    for s in d.drop {
+        c.push(Phase::Drop, s);
+    }
+    c.items = d.items;
+    c.warnings = d.warnings;
+    for v in recreate {
+        match create_view(v, (input.source)(&v.origin).as_deref(), &v.name, &t.name) {
+            Some(s) => c.push(Phase::Drop, s),
+            None => {
+                c.flagged = true;
+                c.warnings.push(format!(
+                    "view {} must be created again after the drop, and its definition could not be read back: write it by hand",
+                    v.name
+                ));
+            }
+        }
+    }
+    c
+}
+
+/// A table NEW no longer has and no new table replaces: flagged.
+fn dropped_change(o: &Table) -> Change {
+    let mut c = Change::new(
+        o.qualified_name(),
+        ObjectKind::Table,
+        ChangeKind::Drop,
+        "NEW has no such table and no new table takes its rows (none holds its primary key columns)".into(),
+    );
+    c.flagged = true;
+    c.warnings.push(format!(
+        "data loss: every row of {} goes; confirm nothing reads it, and snapshot it first \
+         (nodetool snapshot -t before-drop --table {} {})",
+        o.qualified_name(),
+        o.name,
+        o.keyspace
+    ));
+    for v in &o.views {
+        c.push(Phase::Drop, drop_view(&o.keyspace, v));
+    }
+    c.push(Phase::Drop, drop_table(&o.keyspace, &o.name));
+    c
 }
 
 /// The columns, options and indexes the items are about, once each.
@@ -274,21 +286,16 @@ fn create_change(t: &Table) -> Change {
     c
 }
 
-fn rebuild_change(
+/// The new table's indexes: index names are unique in a keyspace, and the old
+/// table keeps its own until it goes, so a taken name gets a suffix.
+fn rebuild_indexes(
     input: &MigrateInput<'_>,
+    c: &mut Change,
     old: &Table,
     new: &Table,
     plan_name: &str,
-    reason: String,
     renamed: &mut BTreeMap<String, String>,
-) -> Change {
-    let mut c = Change::new(
-        old.qualified_name(),
-        ObjectKind::Table,
-        ChangeKind::Rebuild,
-        reason,
-    );
-    c.push(Phase::Create, create_table(new, plan_name));
+) {
     for i in &new.indexes {
         // Index names are unique in a keyspace, and the old table keeps its own until it goes.
         let taken = |n: &str| {
@@ -314,6 +321,24 @@ fn rebuild_change(
             create_index(&new.keyspace, plan_name, i, &name),
         );
     }
+}
+
+fn rebuild_change(
+    input: &MigrateInput<'_>,
+    old: &Table,
+    new: &Table,
+    plan_name: &str,
+    reason: String,
+    renamed: &mut BTreeMap<String, String>,
+) -> Change {
+    let mut c = Change::new(
+        old.qualified_name(),
+        ObjectKind::Table,
+        ChangeKind::Rebuild,
+        reason,
+    );
+    c.push(Phase::Create, create_table(new, plan_name));
+    rebuild_indexes(input, &mut c, old, new, plan_name, renamed);
     for v in &old.views {
         c.push(Phase::Drop, drop_view(&old.keyspace, v));
     }

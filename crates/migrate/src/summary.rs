@@ -47,57 +47,7 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
             }
         }
         if let Some(r) = &c.rebuild {
-            let _ = writeln!(s, "  rebuild {} → {}:", r.old_table, r.new_table);
-            let _ = writeln!(
-                s,
-                "    phase 2 dual-write: {} write path(s); phase 5 switch-reads: {} read(s)",
-                r.dual_writes.len(),
-                r.reads.len()
-            );
-            for w in r.dual_writes.iter().chain(&r.reads) {
-                let new = w
-                    .new
-                    .as_deref()
-                    .unwrap_or("(cannot be rewritten: see runbook.md)");
-                let _ = writeln!(s, "      {}: {new}", w.name);
-                if let Some(sv) = &w.served {
-                    let _ = writeln!(s, "        NEW serves it: {sv}");
-                }
-            }
-            let size = r.backfill.sizing.as_ref().map_or_else(
-                || "size unknown (no --stats)".to_string(),
-                |z| {
-                    format!(
-                        "{} rows, {}, {:.1} h at {} rows/s",
-                        format_count(z.rows),
-                        format_bytes(z.bytes),
-                        z.hours,
-                        format_count(z.rows_per_second)
-                    )
-                },
-            );
-            let tool = if r.backfill.cdm_usable {
-                "cassandra-data-migrator or DSBulk"
-            } else {
-                "DSBulk (the key is computed)"
-            };
-            let _ = writeln!(
-                s,
-                "    phase 3 backfill: {size}; {tool}, keeping writetime and TTL"
-            );
-            for t in &r.backfill.transformation {
-                let _ = writeln!(s, "      {t}");
-            }
-            let verify = if r.same_partition_key {
-                "counts per token range"
-            } else {
-                "row totals and sampled keys"
-            };
-            let _ = writeln!(
-                s,
-                "    phase 4 verify: {verify}; phase 6 stop old writes; phase 7 snapshot and drop {}",
-                r.old_table
-            );
+            rebuild_lines(&mut s, r);
         }
         for w in &c.warnings {
             let _ = writeln!(s, "  warning: {w}");
@@ -131,4 +81,59 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
         }
     }
     s
+}
+
+/// A rebuild in short: its rewritten statements, backfill size and tools, verification.
+fn rebuild_lines(s: &mut String, r: &crate::rebuild::Rebuild) {
+    let _ = writeln!(s, "  rebuild {} → {}:", r.old_table, r.new_table);
+    let _ = writeln!(
+        s,
+        "    phase 2 dual-write: {} write path(s); phase 5 switch-reads: {} read(s)",
+        r.dual_writes.len(),
+        r.reads.len()
+    );
+    for w in r.dual_writes.iter().chain(&r.reads) {
+        let new = w
+            .new
+            .as_deref()
+            .unwrap_or("(cannot be rewritten: see runbook.md)");
+        let _ = writeln!(s, "      {}: {new}", w.name);
+        if let Some(sv) = &w.served {
+            let _ = writeln!(s, "        NEW serves it: {sv}");
+        }
+    }
+    let size = r.backfill.sizing.as_ref().map_or_else(
+        || "size unknown (no --stats)".to_string(),
+        |z| {
+            format!(
+                "{} rows, {}, {:.1} h at {} rows/s",
+                format_count(z.rows),
+                format_bytes(z.bytes),
+                z.hours,
+                format_count(z.rows_per_second)
+            )
+        },
+    );
+    let tool = if r.backfill.cdm_usable {
+        "cassandra-data-migrator or DSBulk"
+    } else {
+        "DSBulk (the key is computed)"
+    };
+    let _ = writeln!(
+        s,
+        "    phase 3 backfill: {size}; {tool}, keeping writetime and TTL"
+    );
+    for t in &r.backfill.transformation {
+        let _ = writeln!(s, "      {t}");
+    }
+    let verify = if r.same_partition_key {
+        "counts per token range"
+    } else {
+        "row totals and sampled keys"
+    };
+    let _ = writeln!(
+        s,
+        "    phase 4 verify: {verify}; phase 6 stop old writes; phase 7 snapshot and drop {}",
+        r.old_table
+    );
 }

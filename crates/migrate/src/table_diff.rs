@@ -98,6 +98,55 @@ pub fn diff_table(old: &Table, new: &Table, target: Target, old_views: &[&Table]
     d
 }
 
+/// The key changes in a way no statement expresses: the refusal items.
+fn refuse_key_change(
+    d: &mut TableDiff,
+    table: &str,
+    name: &str,
+    (op, np): (&[&Column], &[&Column]),
+    (oc, nc): (&[&Column], &[&Column]),
+) {
+    if key_text(op) != key_text(np) {
+        d.refused(
+            table,
+            format!(
+                "the partition key changes from {} to {}: no statement changes a primary key",
+                key_text(op),
+                key_text(np)
+            ),
+            Verdict::NoSyntax,
+            None,
+        );
+    }
+    if key_text(oc) != key_text(nc) {
+        let orders: Vec<String> = nc
+            .iter()
+            .filter_map(|c| match c.kind {
+                ColumnKind::Clustering(_, o) => Some(format!("{} {}", quote(&c.name), o.keyword())),
+                _ => None,
+            })
+            .collect();
+        d.refused(
+            table,
+            format!(
+                "the clustering changes from {} to {}: no statement changes clustering columns or their order",
+                key_text(oc),
+                key_text(nc)
+            ),
+            Verdict::NoSyntax,
+            Some(Refusal {
+                attempted: format!(
+                    "ALTER TABLE {name} WITH CLUSTERING ORDER BY ({});",
+                    orders.join(", ")
+                ),
+                message: "a syntax error: in Cassandra's grammar ALTER TABLE … WITH takes \
+                          `name = value` properties only, and CLUSTERING ORDER BY is not one"
+                    .into(),
+            }),
+        );
+    }
+}
+
 /// The key: same columns in the same places is no change; only names differing
 /// are key-column renames (the one rename Cassandra allows); anything else is a rebuild.
 /// Returns the renames `(old, new)`.
@@ -132,47 +181,7 @@ fn diff_primary_key(
                 order_ok && type_ok && rename_ok
             });
     if !same_shape {
-        if key_text(&op) != key_text(&np) {
-            d.refused(
-                &old.name,
-                format!(
-                    "the partition key changes from {} to {}: no statement changes a primary key",
-                    key_text(&op),
-                    key_text(&np)
-                ),
-                Verdict::NoSyntax,
-                None,
-            );
-        }
-        if key_text(&oc) != key_text(&nc) {
-            let orders: Vec<String> = nc
-                .iter()
-                .filter_map(|c| match c.kind {
-                    ColumnKind::Clustering(_, o) => {
-                        Some(format!("{} {}", quote(&c.name), o.keyword()))
-                    }
-                    _ => None,
-                })
-                .collect();
-            d.refused(
-                &old.name,
-                format!(
-                    "the clustering changes from {} to {}: no statement changes clustering columns or their order",
-                    key_text(&oc),
-                    key_text(&nc)
-                ),
-                Verdict::NoSyntax,
-                Some(Refusal {
-                    attempted: format!(
-                        "ALTER TABLE {name} WITH CLUSTERING ORDER BY ({});",
-                        orders.join(", ")
-                    ),
-                    message: "a syntax error: in Cassandra's grammar ALTER TABLE … WITH takes \
-                              `name = value` properties only, and CLUSTERING ORDER BY is not one"
-                        .into(),
-                }),
-            );
-        }
+        refuse_key_change(d, &old.name, name, (&op, &np), (&oc, &nc));
         return renames;
     }
     for (a, b) in op.iter().chain(&oc).zip(np.iter().chain(&nc)) {
@@ -277,6 +286,16 @@ fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
         && same_type(&a.ty, &b.ty)
     {
         let r = target::rename_regular(target, name, &a.name, &b.name);
+        d.items.push(Item {
+            subject: Some(a.name.clone()),
+            what: format!(
+                "{} dropped and {} added with the same type: a rename would be refused; planned as written",
+                a.name, b.name
+            ),
+            verdict: Verdict::Manual,
+            attempted: Some(r.attempted.clone()),
+            message: Some(r.message.clone()),
+        });
         d.warnings.push(format!(
             "{} dropped and {} added with the same type ({}): if this is a rename, Cassandra refuses it \
              (`{}`), and the plan as written loses every value of {}. To keep them, copy {} into {} \
