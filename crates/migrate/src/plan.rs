@@ -151,8 +151,9 @@ fn table_changes(
 }
 
 /// A table that changes in place. Cassandra drops no column of a table with
-/// views: they are dropped before the drop phase's statements and created
-/// again, from NEW's definitions, after them.
+/// views: NEW's views of the table (the ones that exist in phase 7; OLD's others
+/// are dropped before) are dropped before the drop phase's statements and
+/// created again after them.
 fn alter_change(
     input: &MigrateInput<'_>,
     o: &Table,
@@ -176,14 +177,14 @@ fn alter_change(
     for s in d.create {
         c.push(Phase::Create, s);
     }
-    let recreate: Vec<&Table> = o
+    let recreate: Vec<&Table> = t
         .views
         .iter()
         .filter(|_| d.recreate_views)
         .filter_map(|v| input.new.table(&t.keyspace, v).filter(|x| x.is_view()))
         .collect();
     if d.recreate_views {
-        for v in &o.views {
+        for v in &t.views {
             c.push(Phase::Drop, drop_view(&o.keyspace, v));
         }
     }

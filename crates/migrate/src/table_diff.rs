@@ -427,7 +427,8 @@ fn drop_column(d: &mut TableDiff, cx: &Cx<'_>, c: &Column) {
         &old.keyspace,
         &old.name,
         &c.name,
-        !old.views.is_empty(),
+        // At the drop (phase 7) the table has NEW's views: those phase 1 created too.
+        !old.views.is_empty() || !cx.new.views.is_empty(),
         holding_view,
     ) {
         // Drop, alter, recreate: the views go first and come back from NEW's
@@ -439,7 +440,7 @@ fn drop_column(d: &mut TableDiff, cx: &Cx<'_>, c: &Column) {
                 format!(
                     "the plan drops the views ({}) before the column and creates them again after; \
                      they rebuild from the table's rows, and reads of them see partial results meanwhile",
-                    old.views.join(", ")
+                    cx.new.views.join(", ")
                 )
             }
             Target::Scylla => "the view that holds it is redefined or dropped (as NEW has it) before the column goes".into(),
