@@ -572,7 +572,7 @@ fn every_old_against_every_new() {
     let mut failures = Vec::new();
     for (i, a) in loaded.iter().enumerate() {
         for (j, b) in loaded.iter().enumerate() {
-            let texts = vec![a.texts[0].clone(), b.texts[1].clone()];
+            let texts = [a.texts[0].clone(), b.texts[1].clone()];
             for target in [Target::Cassandra, Target::Scylla] {
                 let source = |o: &Origin| {
                     texts
