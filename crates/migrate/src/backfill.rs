@@ -37,6 +37,8 @@ pub struct Backfill {
     /// DSBulk: one unload, one load per regular column (each with that column's write time).
     pub dsbulk: String,
     pub caveats: Vec<String>,
+    /// A counter table: counters are added once, with no write time or TTL to keep.
+    pub counters: bool,
 }
 
 pub fn sizing(old: &Table, stats: Option<&Stats>) -> Option<Sizing> {
@@ -106,6 +108,7 @@ pub fn plan_backfill(
         cdm_properties: cdm_properties(old, new_keyspace, new_table, columns),
         dsbulk: dsbulk(old, new_keyspace, new_table, columns),
         caveats: caveats(old),
+        counters: old.is_counter_table(),
     }
 }
 
@@ -188,6 +191,9 @@ fn cdm_properties(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap])
 }
 
 fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> String {
+    if old.is_counter_table() {
+        return dsbulk_counters(old, ks, new_table, columns);
+    }
     let regular = regular_copied(old, columns);
     let keys: Vec<&str> = old
         .columns
@@ -266,6 +272,45 @@ fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> Stri
             qualified(ks, new_table)
         );
     }
+    s
+}
+
+/// Counters take no timestamp and no TTL: each is added to the new table once
+/// (`c = c + old value`), keyed by the new table's key columns read from the old row.
+fn dsbulk_counters(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> String {
+    let dir = format!("unload/{}", old.qualified_name());
+    let olds: Vec<String> = old.columns.iter().map(|c| quote(&c.name)).collect();
+    let mut s = format!(
+        "# 1. Unload the counters once (hold writes to the new table while the load runs).\n\
+         dsbulk unload -h localhost -url {dir} \\\n  -query \"SELECT {} FROM {}\"\n",
+        olds.join(", "),
+        qualified(&old.keyspace, &old.name)
+    );
+    let key: Vec<String> = columns
+        .iter()
+        .filter(|m| m.key)
+        .map(|m| {
+            let value = match &m.source {
+                ColumnSource::Derived { from, expr } => {
+                    expr.replace(&format!("({})", quote(from)), &format!("(:{from})"))
+                }
+                _ => format!(":{}", m.column),
+            };
+            format!("{} = {value}", quote(&m.column))
+        })
+        .collect();
+    let sets: Vec<String> = columns
+        .iter()
+        .filter(|m| !m.key && m.ty == "counter" && m.from().is_some())
+        .map(|m| format!("{c} = {c} + :{c}", c = quote(&m.column)))
+        .collect();
+    s.push_str(&format!(
+        "\n# 2. Add each counter once: a second run adds it again.\n\
+         dsbulk load -h localhost -url {dir} \\\n  -query \"UPDATE {} SET {} WHERE {}\"\n",
+        qualified(ks, new_table),
+        sets.join(", "),
+        key.join(" AND ")
+    ));
     s
 }
 

@@ -114,15 +114,17 @@ fn rebuild_lines(s: &mut String, r: &crate::rebuild::Rebuild) {
             )
         },
     );
+    let keep = if r.backfill.counters {
+        "adding each counter once (counters keep no write time)"
+    } else {
+        "keeping writetime and TTL"
+    };
     let tool = if r.backfill.cdm_usable {
         "cassandra-data-migrator or DSBulk"
     } else {
         "DSBulk (the key is computed)"
     };
-    let _ = writeln!(
-        s,
-        "    phase 3 backfill: {size}; {tool}, keeping writetime and TTL"
-    );
+    let _ = writeln!(s, "    phase 3 backfill: {size}; {tool}, {keep}");
     for t in &r.backfill.transformation {
         let _ = writeln!(s, "      {t}");
     }

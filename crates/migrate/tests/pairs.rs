@@ -325,6 +325,23 @@ fn a_counter_cannot_join_a_regular_table() {
 }
 
 #[test]
+fn counters_are_added_once_not_copied_with_timestamps() {
+    let p = run("counter_rebuild");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(r.backfill.counters);
+    assert!(r.backfill.dsbulk.contains(
+        "UPDATE iot.readings_count_by_day SET readings = readings + :readings WHERE device_id = :device_id AND day = :day"
+    ));
+    assert!(!r.backfill.dsbulk.contains("USING TIMESTAMP"));
+    assert!(
+        r.backfill
+            .caveats
+            .iter()
+            .any(|c| c.starts_with("Counter table"))
+    );
+}
+
+#[test]
 fn a_type_gains_a_field_in_place() {
     let p = run("udt_field");
     assert_eq!(p.changes[0].kind, ChangeKind::Alter);
