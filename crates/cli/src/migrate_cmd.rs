@@ -258,7 +258,7 @@ fn render(
 /// Why the output directory was not written.
 #[derive(Debug, thiserror::Error)]
 pub enum OutError {
-    #[error("--out {out}: it holds the input {input}; choose another directory")]
+    #[error("--out {out}: it holds, or lies inside, the input {input}; choose another directory")]
     HoldsInput { out: String, input: String },
     #[error("--out {0}: a file of that name exists; give a directory")]
     NotADirectory(String),
@@ -310,7 +310,9 @@ pub fn write_atomically(
     let out_abs = absolute(out);
     for input in inputs {
         let input_abs = absolute(input);
-        if input_abs.starts_with(&out_abs) || out_abs == input_abs {
+        // Nor inside an input directory: the plan would become part of the schema.
+        let inside_input_dir = input_abs.is_dir() && out_abs.starts_with(&input_abs);
+        if input_abs.starts_with(&out_abs) || inside_input_dir {
             return Err(OutError::HoldsInput {
                 out: out.display().to_string(),
                 input: input.display().to_string(),

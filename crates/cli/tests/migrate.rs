@@ -166,9 +166,32 @@ fn the_output_directory_never_holds_an_input() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("it holds the input"), "{stderr}");
+    assert!(stderr.contains("lies inside, the input"), "{stderr}");
     assert!(root().join(DATA).join("add_column/old.cql").is_file());
     assert!(!root().join(DATA).join("add_column/runbook.md").exists());
+
+    // Nor inside an input directory.
+    let input_dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        root().join(DATA).join("add_column/old.cql"),
+        input_dir.path().join("schema.cql"),
+    )
+    .expect("copy");
+    let out = cqlmodel()
+        .arg("migrate")
+        .arg(input_dir.path())
+        .arg(format!("{DATA}/add_column/new.cql"))
+        .arg("--out")
+        .arg(input_dir.path().join("plan"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("lies inside, the input"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!input_dir.path().join("plan").exists());
 
     // A directory that is not a previous plan is left alone.
     let dir = tempfile::tempdir().expect("temp dir");
