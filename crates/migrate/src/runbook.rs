@@ -54,8 +54,9 @@ pub fn runbook(plan: &Plan, dry: &DryRun, layout: Layout) -> String {
     if dry.ok() {
         let _ = writeln!(
             s,
-            "{} schema statement(s) of phases 1 and 7, executed on OLD with Cassandra 5.0's rules, give NEW{}.\n",
+            "{} schema statement(s) of phases 1 and 7, executed on OLD with Cassandra 5.0's rules{}, give NEW{}.\n",
             dry.statements,
+            crate::summary::scylla_note(dry),
             if plan.renamed.is_empty() {
                 String::new()
             } else {

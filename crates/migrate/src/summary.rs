@@ -69,10 +69,11 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
     if dry.ok() {
         let _ = writeln!(
             s,
-            "dry run: {} schema statement(s) of phases {} and {} turn OLD into NEW",
+            "dry run: {} schema statement(s) of phases {} and {} turn OLD into NEW{}",
             dry.statements,
             Phase::Create.number(),
-            Phase::Drop.number()
+            Phase::Drop.number(),
+            scylla_note(dry)
         );
     } else {
         let _ = writeln!(s, "dry run FAILED: the plan does not turn OLD into NEW:");
@@ -138,4 +139,16 @@ fn rebuild_lines(s: &mut String, r: &crate::rebuild::Rebuild) {
         "    phase 4 verify: {verify}; phase 6 stop old writes; phase 7 snapshot and drop {}",
         r.old_table
     );
+}
+
+/// How many statements the dry run applied with ScyllaDB's rules, when any.
+pub fn scylla_note(dry: &DryRun) -> String {
+    if dry.scylla_rules == 0 {
+        String::new()
+    } else {
+        format!(
+            " ({} of them with ScyllaDB's rules, which the schema crate does not model)",
+            dry.scylla_rules
+        )
+    }
 }
