@@ -71,9 +71,15 @@ pub fn plan(input: &MigrateInput<'_>) -> Plan {
     changes.extend(type_changes(input.old, input.new));
     let mut renamed = BTreeMap::new();
     let mut rebuilt_bases: Vec<(String, String)> = Vec::new();
-    let mut table_changes = table_changes(input, &mut renamed, &mut rebuilt_bases);
+    let mut recreated: Vec<String> = Vec::new();
+    let mut table_changes = table_changes(input, &mut renamed, &mut rebuilt_bases, &mut recreated);
     changes.append(&mut table_changes);
-    changes.extend(views::view_changes(input, &rebuilt_bases, &mut renamed));
+    changes.extend(views::view_changes(
+        input,
+        &rebuilt_bases,
+        &recreated,
+        &mut renamed,
+    ));
     Plan {
         target: input.target,
         changes,
@@ -96,6 +102,7 @@ fn table_changes(
     input: &MigrateInput<'_>,
     renamed: &mut BTreeMap<String, String>,
     rebuilt_bases: &mut Vec<(String, String)>,
+    recreated: &mut Vec<String>,
 ) -> Vec<Change> {
     let (old, new) = (input.old, input.new);
     let mut out = Vec::new();
@@ -110,7 +117,7 @@ fn table_changes(
             continue;
         }
         if d.rebuild_reasons.is_empty() {
-            out.push(alter_change(input, o, t, d));
+            out.push(alter_change(input, o, t, d, recreated));
         } else {
             let taken = |n: &str| {
                 old.table(&t.keyspace, n).is_some() || new.table(&t.keyspace, n).is_some()
@@ -159,6 +166,7 @@ fn alter_change(
     o: &Table,
     t: &Table,
     d: crate::table_diff::TableDiff,
+    recreated: &mut Vec<String>,
 ) -> Change {
     let mut c = Change::new(
         o.qualified_name(),
@@ -195,7 +203,10 @@ fn alter_change(
     c.warnings = d.warnings;
     for v in recreate {
         match create_view(v, (input.source)(&v.origin).as_deref(), &v.name, &t.name) {
-            Some(s) => c.push(Phase::Drop, s),
+            Some(s) => {
+                c.push(Phase::Drop, s);
+                recreated.push(v.qualified_name());
+            }
             None => {
                 c.flagged = true;
                 c.warnings.push(format!(

@@ -28,6 +28,7 @@ fn base_of(v: &Table) -> &str {
 pub fn view_changes(
     input: &MigrateInput<'_>,
     rebuilt: &[(String, String)],
+    recreated: &[String],
     renamed: &mut BTreeMap<String, String>,
 ) -> Vec<Change> {
     let (old, new) = (input.old, input.new);
@@ -65,6 +66,8 @@ pub fn view_changes(
                 base_of(v),
                 "a view only NEW has: it builds from its base table's rows".into(),
             )),
+            // Its base table's column drop creates it again from NEW's definition.
+            Some(_) if recreated.contains(&v.qualified_name()) => {}
             Some(o) if base_of(o) != base_of(v) || definition(input, o) != definition(input, v) => {
                 let mut c = create(
                     input,
