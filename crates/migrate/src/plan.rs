@@ -375,12 +375,12 @@ fn rebuild_change(
             cqlmodel_cql::ast::StatementKind::Select(_)
         )
     };
-    let dual_writes = touching
+    let dual_writes: Vec<crate::dual_write::AppRewrite> = touching
         .iter()
         .filter(|q| !is_read(q))
         .map(|q| cx.rewrite(q))
         .collect();
-    let reads = touching
+    let reads: Vec<crate::dual_write::AppRewrite> = touching
         .iter()
         .filter(is_read)
         .map(|q| cx.rewrite(q))
@@ -399,6 +399,18 @@ fn rebuild_change(
         ));
     }
     let backfill = backfill::plan_backfill(old, &new.keyspace, plan_name, &columns, input.stats);
+    // The application's statements for the new table, per phase, for tooling.
+    for (phase, rewrites) in [
+        (Phase::DualWrite, &dual_writes),
+        (Phase::SwitchReads, &reads),
+    ] {
+        for w in rewrites
+            .iter()
+            .filter_map(|w: &crate::dual_write::AppRewrite| w.new.clone())
+        {
+            c.push(phase, w);
+        }
+    }
     c.rebuild = Some(Rebuild {
         old_table: old.qualified_name(),
         new_table: format!("{}.{plan_name}", new.keyspace),

@@ -34,7 +34,12 @@ pub fn summary(plan: &Plan, dry: &DryRun) -> String {
                 }
             }
         }
-        for p in &c.statements {
+        // The application's statements (phases 2 and 5) are listed with the rebuild.
+        for p in c
+            .statements
+            .iter()
+            .filter(|p| matches!(p.phase, Phase::Create | Phase::Drop))
+        {
             for st in &p.statements {
                 let first = st.lines().next().unwrap_or_default();
                 let more = if st.lines().count() > 1 { " …" } else { "" };

@@ -182,6 +182,9 @@ fn a_day_bucket_is_computed_in_dual_writes_reads_and_backfill() {
         r.reads[0]
     );
     assert_eq!(r.reads.len(), 2);
+    // Per phase, for tooling: the writes of phase 2 and the reads of phase 5.
+    assert_eq!(statements(&p, Phase::DualWrite).len(), 2);
+    assert_eq!(statements(&p, Phase::SwitchReads).len(), 2);
     assert!(!r.backfill.cdm_usable);
     assert!(r.backfill.dsbulk.contains("VALUES (:device_id, todate(:ts), :ts, :temp) USING TIMESTAMP :temp_wt AND TTL :temp_ttl"), "{}", r.backfill.dsbulk);
     let sizing = r.backfill.sizing.as_ref().expect("sized from stats");
