@@ -132,11 +132,13 @@ pub fn create_table(table: &Table, name: &str) -> String {
         let orders: Vec<String> = clustering.iter().map(|(n, o)| format!("{n} {o}")).collect();
         with.push(format!("CLUSTERING ORDER BY ({})", orders.join(", ")));
     }
+    // A table id (DESCRIBE prints `ID = …`) belongs to the old table, never to a rebuild's.
     with.extend(
         table
             .options
             .raw
             .iter()
+            .filter(|(n, _)| name == table.name || !n.eq_ignore_ascii_case("id"))
             .map(|(n, v)| format!("{} = {v}", quote(n))),
     );
     if !with.is_empty() {
