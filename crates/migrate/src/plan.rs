@@ -182,6 +182,17 @@ fn alter_change(
             subjects(&d.items)
         ),
     );
+    if d.items
+        .iter()
+        .any(|i| i.verdict == crate::model::Verdict::Manual)
+    {
+        // A suspected rename: as written it loses the column's data.
+        c.flagged = true;
+        c.reason = format!(
+            "applies in place as written ({}), but a column dropped and another added look like a rename: decide before phase 7",
+            subjects(&d.items)
+        );
+    }
     for s in d.create {
         c.push(Phase::Create, s);
     }

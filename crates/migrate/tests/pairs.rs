@@ -555,6 +555,7 @@ fn a_regular_rename_is_planned_as_written_with_a_warning() {
     let p = run("rename_regular");
     let c = &p.changes[0];
     assert_eq!(c.kind, ChangeKind::Alter);
+    assert!(c.flagged, "a suspected rename needs a decision");
     assert!(
         c.warnings
             .iter()
