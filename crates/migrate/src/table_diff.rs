@@ -298,11 +298,37 @@ fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
         });
         d.warnings.push(format!(
             "{} dropped and {} added with the same type ({}): if this is a rename, Cassandra refuses it \
-             (`{}`), and the plan as written loses every value of {}. To keep them, copy {} into {} \
-             (a backfill on the same table, keeping writetime) before the drop runs",
-            a.name, b.name, a.ty, r.message, a.name, a.name, b.name
+             (`{}`), and the plan as written loses every value of {}. To keep them: after phase 1, \
+             write both columns from the application, copy the old values in place keeping their write time \
+             and TTL, switch reads to {}, and only then run phase 7:\n{}",
+            a.name,
+            b.name,
+            a.ty,
+            r.message,
+            a.name,
+            b.name,
+            copy_in_place(old, name, &a.name, &b.name)
         ));
     }
+}
+
+/// DSBulk commands that copy one column into another of the same table, each
+/// value with its write time and remaining TTL (a newer write to the new column wins).
+fn copy_in_place(table: &Table, name: &str, from: &str, to: &str) -> String {
+    let keys: Vec<String> = table
+        .columns
+        .iter()
+        .filter(|c| c.is_primary_key())
+        .map(|c| quote(&c.name))
+        .collect();
+    let (f, t) = (quote(from), quote(to));
+    let key_eq: Vec<String> = keys.iter().map(|k| format!("{k} = :{k}")).collect();
+    format!(
+        "dsbulk unload -h localhost -url unload/{name}.{from} -query \"SELECT {}, {f}, writetime({f}) AS wt, ttl({f}) AS ttl FROM {name}\"\n\
+         dsbulk load -h localhost -url unload/{name}.{from} -query \"UPDATE {name} USING TIMESTAMP :wt AND TTL :ttl SET {t} = :{from} WHERE {}\"",
+        keys.join(", "),
+        key_eq.join(" AND ")
+    )
 }
 
 fn compare_column(d: &mut TableDiff, o: &Column, c: &Column, name: &str, target: Target) {

@@ -556,6 +556,9 @@ fn a_regular_rename_is_planned_as_written_with_a_warning() {
     let c = &p.changes[0];
     assert_eq!(c.kind, ChangeKind::Alter);
     assert!(c.flagged, "a suspected rename needs a decision");
+    assert!(c.warnings.iter().any(|w| w.contains(
+        "UPDATE iot.devices USING TIMESTAMP :wt AND TTL :ttl SET model_name = :model WHERE device_id = :device_id"
+    )));
     assert!(
         c.warnings
             .iter()
