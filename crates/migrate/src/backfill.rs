@@ -10,6 +10,7 @@ use cqlmodel_stats::{Stats, estimate_table};
 use serde::Serialize;
 
 use crate::cql_text::{qualified, quote};
+use crate::model::Target;
 use crate::rebuild::{ColumnMap, ColumnSource};
 
 /// The copy rate the hours are computed at: a conservative figure for one DSBulk
@@ -60,6 +61,7 @@ pub fn plan_backfill(
     new_table: &str,
     columns: &[ColumnMap],
     stats: Option<&Stats>,
+    target: Target,
 ) -> Backfill {
     let transformation: Vec<String> = columns
         .iter()
@@ -106,8 +108,8 @@ pub fn plan_backfill(
         cdm_usable,
         cdm_why,
         cdm_properties: cdm_properties(old, new_keyspace, new_table, columns),
-        dsbulk: dsbulk(old, new_keyspace, new_table, columns),
-        caveats: caveats(old),
+        dsbulk: dsbulk(old, new_keyspace, new_table, columns, target),
+        caveats: caveats(old, target),
         counters: old.is_counter_table(),
     }
 }
@@ -190,7 +192,10 @@ fn cdm_properties(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap])
     s
 }
 
-fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> String {
+fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap], target: Target) -> String {
+    // Cassandra 5.0 has maxwritetime() for a non-frozen collection; ScyllaDB
+    // does not: its collections are loaded at the dual-write start time.
+    let scylla = target == Target::Scylla;
     if old.is_counter_table() {
         return dsbulk_counters(old, ks, new_table, columns);
     }
@@ -206,9 +211,10 @@ fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> Stri
         let q = quote(r);
         select.push(q.clone());
         let multi = old.column(r).is_some_and(|c| c.ty.is_multi_cell());
-        let wt = if multi { "maxwritetime" } else { "writetime" };
-        select.push(format!("{wt}({q}) AS {r}_wt"));
-        if !multi {
+        if multi && !scylla {
+            select.push(format!("maxwritetime({q}) AS {r}_wt"));
+        } else if !multi {
+            select.push(format!("writetime({q}) AS {r}_wt"));
             select.push(format!("ttl({q}) AS {r}_ttl"));
         }
     }
@@ -261,7 +267,9 @@ fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) -> Stri
     for r in &regular {
         let (c, v) = insert(Some(r));
         let multi = old.column(r).is_some_and(|c| c.ty.is_multi_cell());
-        let using = if multi {
+        let using = if multi && scylla {
+            "USING TIMESTAMP ${DUAL_WRITE_START_MICROS}".to_string()
+        } else if multi {
             format!("USING TIMESTAMP :{r}_wt")
         } else {
             format!("USING TIMESTAMP :{r}_wt AND TTL :{r}_ttl")
@@ -314,7 +322,7 @@ fn dsbulk_counters(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]
     s
 }
 
-fn caveats(old: &Table) -> Vec<String> {
+fn caveats(old: &Table, target: Target) -> Vec<String> {
     let mut out = vec![
         "Start the backfill only after every application instance dual-writes: rows written before \
          that moment are the backfill's, rows after are the dual write's."
@@ -326,7 +334,13 @@ fn caveats(old: &Table) -> Vec<String> {
          original expiry by the gap."
             .to_string(),
     ];
-    if old.columns.iter().any(|c| c.ty.is_multi_cell()) {
+    if old.columns.iter().any(|c| c.ty.is_multi_cell()) && target == Target::Scylla {
+        out.push(
+            "Non-frozen collections: ScyllaDB has no maxwritetime(); they are loaded at the time dual \
+             writing started, so a collection updated since then by the dual write still wins."
+                .into(),
+        );
+    } else if old.columns.iter().any(|c| c.ty.is_multi_cell()) {
         out.push(
             "Non-frozen collections: every element has its own write time; the load uses the newest \
              (maxwritetime) for the whole collection and keeps no per-element TTL."

@@ -409,7 +409,14 @@ fn rebuild_change(
             qualified(&new.keyspace, plan_name)
         ));
     }
-    let backfill = backfill::plan_backfill(old, &new.keyspace, plan_name, &columns, input.stats);
+    let backfill = backfill::plan_backfill(
+        old,
+        &new.keyspace,
+        plan_name,
+        &columns,
+        input.stats,
+        input.target,
+    );
     // The application's statements for the new table, per phase, for tooling.
     for (phase, rewrites) in [
         (Phase::DualWrite, &dual_writes),

@@ -496,6 +496,21 @@ fn a_rebuilt_tables_indexes_get_names_the_old_ones_do_not_hold() {
             .contains("maxwritetime(items) AS items_wt")
     );
     assert!(r.backfill.cdm_usable);
+    // ScyllaDB has no maxwritetime(): the collection is loaded at the dual-write start.
+    let scylla = run_on(&load("rebuild_with_index"), Target::Scylla);
+    let r = scylla.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(
+        !r.backfill.dsbulk.contains("maxwritetime"),
+        "{}",
+        r.backfill.dsbulk
+    );
+    assert!(
+        r.backfill.dsbulk.contains(
+            "(customer_id, order_id, items) VALUES (:customer_id, :order_id, :items) USING TIMESTAMP ${DUAL_WRITE_START_MICROS}"
+        ),
+        "{}",
+        r.backfill.dsbulk
+    );
 }
 
 #[test]
