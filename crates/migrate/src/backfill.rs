@@ -194,7 +194,8 @@ fn cdm_properties(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap])
 
 fn dsbulk(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap], target: Target) -> String {
     // Cassandra 5.0 has maxwritetime() for a non-frozen collection; ScyllaDB
-    // does not: its collections are loaded at the dual-write start time.
+    // does not (its Cql.g selector takes WRITETIME and TTL only): its collections
+    // are loaded at the dual-write start time.
     let scylla = target == Target::Scylla;
     if old.is_counter_table() {
         return dsbulk_counters(old, ks, new_table, columns);
