@@ -119,6 +119,9 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Plan the change from the schema you have (OLD) to the one you need (NEW):
+    /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
+    Migrate(cqlmodel_cli::migrate_cmd::MigrateArgs),
     /// List the review rules, or print one rule's documentation.
     Rules {
         /// A rule name or code.
@@ -191,6 +194,12 @@ fn main() -> ExitCode {
             emit(review_cmd::run(&args))
         }
         Command::Rules { name } => emit(review_cmd::rules(name.as_deref())),
+        Command::Migrate(args) => emit(cqlmodel_cli::migrate_cmd::run(
+            &args,
+            cli.format == Format::Json,
+            color,
+            cqlmodel_cli::migrate_cmd::epoch_seconds(),
+        )),
         Command::Design {
             model,
             queries,

@@ -1,0 +1,349 @@
+//! The application's statements on a rebuilt table, rewritten for the new one:
+//! every write path gets its twin for the dual-write phase, every read its
+//! replacement for the switch, each checked against NEW with Cassandra's rules.
+
+use cqlmodel_cql::ast::{
+    BindMarker, Ident, InsertValues, Operator, QualifiedName, Relation, RelationKind, Statement,
+    StatementKind, Term, TermKind,
+};
+use cqlmodel_schema::Schema;
+use cqlmodel_schema::access::{AccessKind, analyze};
+use serde::Serialize;
+
+use crate::rebuild::{ColumnMap, ColumnSource};
+
+/// One statement of the application, as the query list names it.
+#[derive(Debug, Clone)]
+pub struct AppStatement {
+    pub name: String,
+    pub statement: Statement,
+    /// `@cl` of the query list.
+    pub consistency: Option<String>,
+    /// `@rate`, executions per second.
+    pub rate: Option<f64>,
+}
+
+/// A statement of today and its counterpart on the new table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AppRewrite {
+    pub name: String,
+    pub old: String,
+    /// On the plan's new table; `None` when it cannot be written for it.
+    pub new: Option<String>,
+    pub consistency: Option<String>,
+    /// How NEW serves the new statement, or Cassandra's message refusing it.
+    pub served: Option<String>,
+    pub notes: Vec<String>,
+}
+
+/// The parts of a rebuild the rewriting needs.
+pub struct RewriteCx<'a> {
+    pub old_keyspace: &'a str,
+    pub old_name: &'a str,
+    pub plan_name: &'a str,
+    pub name_in_new: &'a str,
+    pub columns: &'a [ColumnMap],
+    pub new_schema: &'a Schema,
+}
+
+fn table_of(s: &Statement) -> Option<&QualifiedName> {
+    match &s.kind {
+        StatementKind::Select(x) => Some(&x.table),
+        StatementKind::Insert(x) => Some(&x.table),
+        StatementKind::Update(x) => Some(&x.table),
+        StatementKind::Delete(x) => Some(&x.table),
+        _ => None,
+    }
+}
+
+fn table_of_mut(s: &mut Statement) -> Option<&mut QualifiedName> {
+    match &mut s.kind {
+        StatementKind::Select(x) => Some(&mut x.table),
+        StatementKind::Insert(x) => Some(&mut x.table),
+        StatementKind::Update(x) => Some(&mut x.table),
+        StatementKind::Delete(x) => Some(&mut x.table),
+        _ => None,
+    }
+}
+
+impl RewriteCx<'_> {
+    /// True when the statement (or one statement of a batch) writes or reads the old table.
+    pub fn touches(&self, s: &Statement) -> bool {
+        match &s.kind {
+            StatementKind::Batch(b) => b.statements.iter().any(|x| self.touches(x)),
+            _ => table_of(s).is_some_and(|t| {
+                t.name.value == self.old_name
+                    && t.keyspace
+                        .as_ref()
+                        .is_none_or(|k| k.value == self.old_keyspace)
+            }),
+        }
+    }
+
+    /// The write for the new table (a batch keeps only its statements on the old table).
+    pub fn rewrite(&self, app: &AppStatement) -> AppRewrite {
+        let mut notes = Vec::new();
+        let rewritten = match &app.statement.kind {
+            StatementKind::Batch(b) => {
+                let mut b = b.clone();
+                b.statements.retain(|x| self.touches(x));
+                let mut ok = true;
+                for x in &mut b.statements {
+                    ok &= self.rewrite_one(x, &mut notes);
+                }
+                ok.then_some(Statement {
+                    kind: StatementKind::Batch(b),
+                    span: app.statement.span,
+                })
+            }
+            _ => {
+                let mut s = app.statement.clone();
+                self.rewrite_one(&mut s, &mut notes).then_some(s)
+            }
+        };
+        let (new, served) = match rewritten {
+            Some(s) => {
+                let served = self.served(&s);
+                (
+                    Some(format!("{};", self.named(&s, self.plan_name))),
+                    Some(served),
+                )
+            }
+            None => (None, None),
+        };
+        AppRewrite {
+            name: app.name.clone(),
+            old: format!("{};", app.statement),
+            new,
+            consistency: app.consistency.clone(),
+            served,
+            notes,
+        }
+    }
+
+    /// The statement with its old-table references renamed to `name`.
+    fn named(&self, s: &Statement, name: &str) -> Statement {
+        let mut s = s.clone();
+        if let StatementKind::Batch(b) = &mut s.kind {
+            for x in &mut b.statements {
+                *x = self.named(x, name);
+            }
+            return s;
+        }
+        if let Some(t) = table_of_mut(&mut s) {
+            t.keyspace = Some(Ident::new(self.old_keyspace));
+            t.name = Ident::new(name);
+        }
+        s
+    }
+
+    /// How NEW serves the statement, in the words of `cqlmodel explain`.
+    fn served(&self, s: &Statement) -> String {
+        let s = self.named(s, self.name_in_new);
+        let path = analyze(self.new_schema, &s, Some(self.old_keyspace));
+        if let Some(e) = path.error {
+            return format!("Cassandra rejects it: {}", e.message);
+        }
+        let kind = match path.kind {
+            AccessKind::SinglePartition => "single-partition",
+            AccessKind::MultiPartition => "multi-partition",
+            AccessKind::RangeScan => "range-scan",
+            AccessKind::Invalid => "invalid",
+        };
+        match path.partitions {
+            Some(n) => format!("{kind}, {n} partition{}", if n == 1 { "" } else { "s" }),
+            None => kind.to_string(),
+        }
+    }
+
+    /// Rewrites one INSERT, UPDATE, DELETE or SELECT in place; false when it cannot be.
+    fn rewrite_one(&self, s: &mut Statement, notes: &mut Vec<String>) -> bool {
+        match &mut s.kind {
+            StatementKind::Insert(i) => match &mut i.values {
+                InsertValues::Values { columns, values } => {
+                    let (c, v) = self.insert_values(columns, values, notes);
+                    *columns = c;
+                    *values = v;
+                    true
+                }
+                InsertValues::Json { .. } => {
+                    notes.push(
+                        "INSERT JSON: the document must carry the new table's columns; cqlmodel does not rewrite JSON"
+                            .into(),
+                    );
+                    false
+                }
+            },
+            StatementKind::Update(u) => {
+                u.assignments.retain(|a| {
+                    let col = match &a.kind {
+                        cqlmodel_cql::ast::AssignmentKind::Set { target, .. } => target.column(),
+                        cqlmodel_cql::ast::AssignmentKind::SelfOp { column, .. }
+                        | cqlmodel_cql::ast::AssignmentKind::Prepend { column, .. } => column,
+                    };
+                    self.columns.iter().any(|m| m.column == col.value && !m.key)
+                });
+                u.where_clause = self.key_relations(&u.where_clause, notes, true);
+                true
+            }
+            StatementKind::Delete(d) => {
+                d.columns
+                    .retain(|c| self.columns.iter().any(|m| m.column == c.column().value));
+                d.where_clause = self.key_relations(&d.where_clause, notes, true);
+                true
+            }
+            StatementKind::Select(sel) => {
+                sel.where_clause = self.key_relations(&sel.where_clause, notes, false);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn insert_values(
+        &self,
+        columns: &[Ident],
+        values: &[Term],
+        notes: &mut Vec<String>,
+    ) -> (Vec<Ident>, Vec<Term>) {
+        let value_of = |name: &str| {
+            columns
+                .iter()
+                .position(|c| c.value == name)
+                .and_then(|i| values.get(i))
+        };
+        let mut out_c = Vec::new();
+        let mut out_v = Vec::new();
+        for m in self.columns {
+            let value = match &m.source {
+                ColumnSource::Same | ColumnSource::Converted { .. } => value_of(&m.column).cloned(),
+                ColumnSource::Derived { from, expr } => value_of(from).map(|v| {
+                    notes.push(format!(
+                        "{} = {expr}: computed from the value bound to {from}",
+                        m.column
+                    ));
+                    derived_term(expr, from, v)
+                }),
+                ColumnSource::Unknown if m.key => {
+                    notes.push(format!(
+                        "{}: the application computes it (cqlmodel cannot see how) and binds it",
+                        m.column
+                    ));
+                    Some(marker())
+                }
+                ColumnSource::Unknown => None,
+            };
+            if let Some(v) = value {
+                out_c.push(Ident::new(m.column.clone()));
+                out_v.push(v);
+            }
+        }
+        for c in columns {
+            if !self.columns.iter().any(|m| m.column == c.value) {
+                notes.push(format!(
+                    "{}: the new table has no such column; not written",
+                    c.value
+                ));
+            }
+        }
+        (out_c, out_v)
+    }
+
+    /// WHERE for the new table: relations on its key columns kept, derived key
+    /// columns computed from the relation they derive from, missing ones bound.
+    fn key_relations(
+        &self,
+        relations: &[Relation],
+        notes: &mut Vec<String>,
+        write: bool,
+    ) -> Vec<Relation> {
+        let column_of = |r: &Relation| match &r.kind {
+            RelationKind::Column { column, .. }
+            | RelationKind::ColumnIn { column, .. }
+            | RelationKind::MapEntry { column, .. } => Some(column.value.clone()),
+            _ => None,
+        };
+        let mut out: Vec<Relation> = relations
+            .iter()
+            .filter(|r| {
+                column_of(r).is_none_or(|c| {
+                    self.columns
+                        .iter()
+                        .any(|m| m.column == c && (m.key || !write))
+                })
+            })
+            .cloned()
+            .collect();
+        for m in self.columns.iter().filter(|m| m.key) {
+            if relations
+                .iter()
+                .any(|r| column_of(r).as_deref() == Some(&m.column))
+            {
+                continue;
+            }
+            let eq_value = |col: &str| {
+                relations.iter().find_map(|r| match &r.kind {
+                    RelationKind::Column {
+                        column,
+                        op: Operator::Eq,
+                        value,
+                    } if column.value == col => Some(value.clone()),
+                    _ => None,
+                })
+            };
+            let value = match &m.source {
+                ColumnSource::Derived { from, expr } => match eq_value(from) {
+                    Some(v) => {
+                        notes.push(format!(
+                            "{} = {expr} of the value bound to {from}",
+                            m.column
+                        ));
+                        derived_term(expr, from, &v)
+                    }
+                    None => {
+                        notes.push(format!(
+                            "{} = {expr}: {from} is not fixed by the statement, so the application \
+                             binds every {} the range covers (an IN list, or one query each)",
+                            m.column, m.column
+                        ));
+                        marker()
+                    }
+                },
+                _ if write => {
+                    notes.push(format!(
+                        "needs {}: the statement does not say it, so the application reads it from the old row first (read before write)",
+                        m.column
+                    ));
+                    marker()
+                }
+                _ => {
+                    notes.push(format!("{}: the application binds it", m.column));
+                    marker()
+                }
+            };
+            out.push(Relation {
+                kind: RelationKind::Column {
+                    column: Ident::new(m.column.clone()),
+                    op: Operator::Eq,
+                    value,
+                },
+                span: Default::default(),
+            });
+        }
+        out
+    }
+}
+
+fn marker() -> Term {
+    Term {
+        kind: TermKind::BindMarker(BindMarker::Anonymous),
+        span: Default::default(),
+    }
+}
+
+/// `todate(ts)` applied to the value bound to `ts`: `todate(?)`, `todate('2026-12-01 10:00')`.
+fn derived_term(expr: &str, from: &str, value: &Term) -> Term {
+    let quoted = crate::cql_text::quote(from);
+    let text = expr.replace(&format!("({quoted})"), &format!("({value})"));
+    cqlmodel_cql::parse_term(&text).unwrap_or_else(|_| marker())
+}
