@@ -66,8 +66,10 @@ pub(crate) fn parse(
         if node_header(line.text).is_some() || !accept(&mut st, &mut tables, line, problems) {
             break;
         }
-        if !line.text.trim().is_empty() {
+        let t = line.text.trim();
+        if !t.is_empty() && !is_comment(t) {
             st.last_line = Some((line.no, line.span()));
+            st.ended = t.len() >= 4 && t.bytes().all(|b| b == b'-');
         }
         cursor.advance();
     }
@@ -115,10 +117,8 @@ fn accept(
     }
     if text.len() >= 4 && text.bytes().all(|b| b == b'-') {
         st.close_table(tables);
-        st.ended = true;
         return true;
     }
-    st.ended = false;
     if let Some((kind, indent)) = st.top {
         if line.indent() > indent {
             top_row(st, kind, text);
@@ -138,6 +138,16 @@ fn accept(
     let Some((label, value)) = text.split_once(':') else {
         return false;
     };
+    // Only the keyspace line starts a line; table lines are indented. Anything
+    // else unindented is another command's output (or an error message).
+    let unindented = !line.text.starts_with(char::is_whitespace);
+    let top_level = matches!(
+        label.trim(),
+        "Keyspace" | "Table" | "Table (index)" | "Column Family"
+    );
+    if unindented && !top_level {
+        return false;
+    }
     let (label, value) = (label.trim(), value.trim());
     match label {
         "Keyspace" => {

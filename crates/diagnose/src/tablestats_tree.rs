@@ -41,7 +41,10 @@ pub(crate) fn parse_json(
     match serde_json::from_str::<Value>(&cleaned) {
         Ok(v) => stats.tables = tables_of(&v, &origin),
         Err(e) => {
-            let line = first_line + e.line().saturating_sub(1);
+            // serde_json puts an unexpected end on the line after the last newline.
+            let lines_in_body = body.lines().count().max(1);
+            let nth = e.line().clamp(1, lines_in_body) - 1;
+            let line = first_line + nth;
             let kind = if e.is_eof() {
                 ProblemKind::Truncated {
                     format: "tablestats JSON",
@@ -56,7 +59,7 @@ pub(crate) fn parse_json(
             problems.push(ParseProblem {
                 file,
                 line,
-                span: line_span(cursor.text(), start, line - first_line),
+                span: line_span(cursor.text(), start, nth),
                 kind,
             });
         }
