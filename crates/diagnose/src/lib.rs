@@ -18,6 +18,7 @@
 //! assert_eq!(t.partition_max_bytes, Some(268_650_950));
 //! ```
 
+pub mod analyze;
 mod cursor;
 pub mod error;
 mod fields;
@@ -30,6 +31,8 @@ mod tablestats_text;
 mod tablestats_tree;
 mod yaml;
 
+pub use analyze::rules::{DiagRule, RULES};
+pub use analyze::{DiagnoseInput, diagnose};
 pub use error::{ParseProblem, ProblemKind};
 pub use model::{
     HistogramRow, InputFormat, NodeStats, Origin, Percentile, TableHistogram, TableStats,
