@@ -123,15 +123,13 @@ pub fn parse_input(file: usize, name: &str, text: &str) -> Parsed {
         }
     }
     if out.stats.is_empty() && out.histograms.is_empty() {
-        out.problems.insert(
-            0,
-            ParseProblem {
-                file,
-                line: 1,
-                span: 0..text.find('\n').unwrap_or(text.len()),
-                kind: ProblemKind::UnknownFormat,
-            },
-        );
+        // One problem says it all: line-by-line complaints would only repeat it.
+        out.problems = vec![ParseProblem {
+            file,
+            line: 1,
+            span: 0..text.find('\n').unwrap_or(text.len()),
+            kind: ProblemKind::UnknownFormat,
+        }];
     }
     out
 }

@@ -251,3 +251,13 @@ fn a_histogram_cut_short_is_truncated() {
         Some((ProblemKind::Truncated { .. }, 7))
     ));
 }
+
+#[test]
+fn an_input_with_nothing_readable_gets_one_problem() {
+    let parsed = parse_input(
+        0,
+        "n",
+        "CREATE TABLE ks.t (k int PRIMARY KEY);\n-- more\nSELECT 1;\n",
+    );
+    assert_eq!(parsed.problems.len(), 1, "{:?}", parsed.problems);
+}
