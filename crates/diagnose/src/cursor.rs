@@ -11,6 +11,8 @@ pub(crate) struct Line<'a> {
     pub start: usize,
     /// The line without its terminator (`\n` or `\r\n`).
     pub text: &'a str,
+    /// Byte offset of the next line.
+    next: usize,
 }
 
 impl Line<'_> {
@@ -53,31 +55,34 @@ impl<'a> Cursor<'a> {
         if rest.is_empty() {
             return None;
         }
-        let end = rest.find('\n').unwrap_or(rest.len());
+        let (end, next) = match rest.find('\n') {
+            Some(i) => (i, self.pos + i + 1),
+            None => (rest.len(), self.text.len()),
+        };
         let raw = rest.get(..end)?;
         Some(Line {
             no: self.line,
             start: self.pos,
             text: raw.strip_suffix('\r').unwrap_or(raw),
+            next,
         })
     }
 
     pub fn advance(&mut self) {
-        let Some(rest) = self.text.get(self.pos..) else {
-            return;
-        };
-        match rest.find('\n') {
-            Some(i) => {
-                self.pos += i + 1;
-                self.line += 1;
-            }
-            None => self.pos = self.text.len(),
+        if let Some(line) = self.peek() {
+            self.advance_over(line);
         }
+    }
+
+    /// Moves past `line`, which `peek` returned: no second search for its end.
+    pub fn advance_over(&mut self, line: Line<'_>) {
+        self.pos = line.next;
+        self.line = line.no + 1;
     }
 
     pub fn next_line(&mut self) -> Option<Line<'a>> {
         let line = self.peek()?;
-        self.advance();
+        self.advance_over(line);
         Some(line)
     }
 

@@ -4,7 +4,12 @@
 
 /// The node a header line names, if the line is one.
 pub(crate) fn node_header(line: &str) -> Option<&str> {
-    let t = line.trim();
+    // Most lines are neither: decide on the first byte before trimming.
+    let lead = line.trim_start();
+    if !(lead.starts_with("==>") || lead.starts_with('#')) {
+        return None;
+    }
+    let t = lead.trim_end();
     if let Some(inner) = t.strip_prefix("==>").and_then(|r| r.strip_suffix("<==")) {
         let name = inner.trim();
         return (!name.is_empty()).then_some(name);
@@ -20,7 +25,8 @@ pub(crate) fn node_header(line: &str) -> Option<&str> {
 /// A comment line (`# ...`) that is not a node header: fixtures' provenance
 /// notes. nodetool never starts a line with `#`.
 pub(crate) fn is_comment(line: &str) -> bool {
-    line.trim_start().starts_with('#') && node_header(line).is_none()
+    let lead = line.trim_start();
+    lead.starts_with('#') && node_header(lead).is_none()
 }
 
 #[cfg(test)]

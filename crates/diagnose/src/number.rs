@@ -10,6 +10,10 @@ pub struct NotANumber;
 /// The value, `None` when nodetool printed "not measured" (NaN, null, empty).
 pub fn parse_value(text: &str) -> Result<Option<f64>, NotANumber> {
     let t = text.trim();
+    // The common case: a plain number, no unit.
+    if let Ok(v) = t.parse::<f64>() {
+        return Ok(v.is_finite().then_some(v));
+    }
     if is_missing(t) {
         return Ok(None);
     }

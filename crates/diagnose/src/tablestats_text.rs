@@ -63,15 +63,15 @@ pub(crate) fn parse(
     };
     let mut tables = Vec::new();
     while let Some(line) = cursor.peek() {
-        if node_header(line.text).is_some() || !accept(&mut st, &mut tables, line, problems) {
+        let t = line.text.trim();
+        if node_header(t).is_some() || !accept(&mut st, &mut tables, line, t, problems) {
             break;
         }
-        let t = line.text.trim();
         if !t.is_empty() && !is_comment(t) {
             st.last_line = Some((line.no, line.span()));
-            st.ended = t.len() >= 4 && t.bytes().all(|b| b == b'-');
+            st.ended = is_separator(t);
         }
-        cursor.advance();
+        cursor.advance_over(line);
     }
     if let Some((no, span)) = st.last_line.clone()
         && !st.ended
@@ -99,14 +99,18 @@ pub(crate) fn parse(
     }
 }
 
-/// Takes one line; false when the line is not tablestats text.
+fn is_separator(t: &str) -> bool {
+    t.len() >= 4 && t.bytes().all(|b| b == b'-')
+}
+
+/// Takes one line (`text` is it trimmed); false when the line is not tablestats text.
 fn accept(
     st: &mut State,
     tables: &mut Vec<TableStats>,
     line: Line<'_>,
+    text: &str,
     problems: &mut Vec<ParseProblem>,
 ) -> bool {
-    let text = line.text.trim();
     if text.is_empty() {
         // A blank line ends a table's block.
         st.close_table(tables);
@@ -115,7 +119,7 @@ fn accept(
     if is_comment(text) {
         return true;
     }
-    if text.len() >= 4 && text.bytes().all(|b| b == b'-') {
+    if is_separator(text) {
         st.close_table(tables);
         return true;
     }
@@ -142,13 +146,14 @@ fn accept(
     // else unindented is another command's output (or an error message).
     let unindented = !line.text.starts_with(char::is_whitespace);
     let top_level = matches!(
-        label.trim(),
+        label.trim_end(),
         "Keyspace" | "Table" | "Table (index)" | "Column Family"
     );
     if unindented && !top_level {
         return false;
     }
-    let (label, value) = (label.trim(), value.trim());
+    // `text` is trimmed: the label has no leading space, the value no trailing one.
+    let (label, value) = (label.trim_end(), value.trim_start());
     match label {
         "Keyspace" => {
             st.close_table(tables);

@@ -2,7 +2,7 @@
 //! with the cluster-wide measures the checks read (the worst node's percentile,
 //! the sum of counts).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::model::{NodeStats, Percentile, TableHistogram, TableStats};
 
@@ -88,30 +88,41 @@ pub fn table_views<'a>(
     stats: &'a [NodeStats],
     histograms: &'a [TableHistogram],
 ) -> Vec<TableView<'a>> {
-    let mut by_name: BTreeMap<(String, String), TableView<'a>> = BTreeMap::new();
+    let mut index: HashMap<(&'a str, &'a str), usize> = HashMap::new();
+    let mut views: Vec<TableView<'a>> = Vec::new();
+    let mut slot = |ks: &'a str, t: &'a str| -> usize {
+        *index.entry((ks, t)).or_insert_with(|| {
+            views.push(empty(ks, t));
+            views.len() - 1
+        })
+    };
+    let mut node_rows: Vec<(usize, &'a str, &'a TableStats)> = Vec::new();
     for node in stats {
         for t in &node.tables {
-            if is_system_keyspace(&t.keyspace) || t.is_index {
-                continue;
+            if !is_system_keyspace(&t.keyspace) && !t.is_index {
+                node_rows.push((slot(&t.keyspace, &t.table), node.node.as_str(), t));
             }
-            let view = by_name
-                .entry((t.keyspace.clone(), t.table.clone()))
-                .or_insert_with(|| empty(&t.keyspace, &t.table));
-            view.nodes.retain(|(n, _)| *n != node.node.as_str());
-            view.nodes.push((node.node.as_str(), t));
         }
     }
-    for h in histograms {
-        if is_system_keyspace(&h.keyspace) {
-            continue;
+    let hist_rows: Vec<(usize, &'a TableHistogram)> = histograms
+        .iter()
+        .filter(|h| !is_system_keyspace(&h.keyspace))
+        .map(|h| (slot(&h.keyspace, &h.table), h))
+        .collect();
+    for (i, node, t) in node_rows {
+        if let Some(view) = views.get_mut(i) {
+            view.nodes.retain(|(n, _)| *n != node);
+            view.nodes.push((node, t));
         }
-        let view = by_name
-            .entry((h.keyspace.clone(), h.table.clone()))
-            .or_insert_with(|| empty(&h.keyspace, &h.table));
-        view.histograms.retain(|x| x.node != h.node);
-        view.histograms.push(h);
     }
-    by_name.into_values().collect()
+    for (i, h) in hist_rows {
+        if let Some(view) = views.get_mut(i) {
+            view.histograms.retain(|x| x.node != h.node);
+            view.histograms.push(h);
+        }
+    }
+    views.sort_by(|a, b| (&a.keyspace, &a.table).cmp(&(&b.keyspace, &b.table)));
+    views
 }
 
 fn empty<'a>(keyspace: &str, table: &str) -> TableView<'a> {
