@@ -107,7 +107,8 @@ pub fn parse_input(file: usize, name: &str, text: &str) -> Parsed {
             }
             Start::Unknown => {
                 if !in_unknown {
-                    out.problems.push(unexpected(file, line, last_format(&out)));
+                    out.problems
+                        .push(unexpected(file, line, last_format(&out), text.len()));
                 }
                 cursor.advance();
             }
@@ -116,7 +117,8 @@ pub fn parse_input(file: usize, name: &str, text: &str) -> Parsed {
         if cursor.position() == before {
             // A parser that took nothing: never loop on the same line.
             if !in_unknown {
-                out.problems.push(unexpected(file, line, last_format(&out)));
+                out.problems
+                    .push(unexpected(file, line, last_format(&out), text.len()));
             }
             in_unknown = true;
             cursor.advance();
@@ -149,7 +151,19 @@ fn last_format(out: &Parsed) -> &'static str {
     }
 }
 
-fn unexpected(file: usize, line: Line<'_>, format: &'static str) -> ParseProblem {
+fn unexpected(file: usize, line: Line<'_>, format: &'static str, text_len: usize) -> ParseProblem {
+    // A last line without its newline that no format explains was cut short.
+    if line.start + line.text.len() == text_len {
+        return ParseProblem {
+            file,
+            line: line.no,
+            span: line.span(),
+            kind: ProblemKind::Truncated {
+                format,
+                what: format!("a line cut short (`{}`)", line.text.trim()),
+            },
+        };
+    }
     let mut text: String = line.text.trim().chars().take(80).collect();
     if line.text.trim().chars().count() > 80 {
         text.push('…');

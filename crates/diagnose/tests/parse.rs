@@ -261,3 +261,39 @@ fn an_input_with_nothing_readable_gets_one_problem() {
     );
     assert_eq!(parsed.problems.len(), 1, "{:?}", parsed.problems);
 }
+
+#[test]
+fn index_tables_and_pre_3_labels_are_read() {
+    let text = "Keyspace : ks\n\tRead Count: 0\n\t\tTable: t\n\t\tCompacted row maximum size: 2048\n\t\tNumber of keys (estimate): 12\n\n\t\tTable (index): t.t_idx\n\t\tSSTable count: 1\n\n----------------\n";
+    let parsed = parse_input(0, "n", text);
+    assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    let tables = &parsed.stats[0].tables;
+    assert_eq!(tables[0].partition_max_bytes, Some(2048));
+    assert_eq!(tables[0].partitions_estimate, Some(12));
+    assert!(tables[1].is_index);
+    assert_eq!(tables[1].table, "t.t_idx");
+}
+
+#[test]
+fn sorted_yaml_names_tables_with_their_keyspace() {
+    let text = "total_number_of_tables: 4\niot.readings:\n  sstable_count: 3\n  compacted_partition_maximum_bytes: 4096\n  local_read_latency_ms: NaN\n";
+    let parsed = parse_input(0, "n", text);
+    assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    let t = &parsed.stats[0].tables[0];
+    assert_eq!(t.qualified_name(), "iot.readings");
+    assert_eq!(t.partition_max_bytes, Some(4096));
+    assert_eq!(t.local_read_latency_ms, None);
+}
+
+#[test]
+fn a_bad_number_is_reported_and_the_rest_read() {
+    let text = "Keyspace: ks\n\t\tTable: t\n\t\tSSTable count: many\n\t\tLocal write count: 5\n\n----------------\n";
+    let parsed = parse_input(0, "n", text);
+    assert_eq!(parsed.problems.len(), 1);
+    assert_eq!(parsed.problems[0].line, 3);
+    assert!(matches!(
+        parsed.problems[0].kind,
+        ProblemKind::BadNumber { .. }
+    ));
+    assert_eq!(parsed.stats[0].tables[0].local_write_count, Some(5));
+}

@@ -123,3 +123,59 @@ pub fn validate(cql: &str, schema: &Schema) -> Result<(), String> {
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cqlmodel_schema::build_schema;
+
+    fn schema(ddl: &str) -> Schema {
+        let build = build_schema(0, &cqlmodel_cql::parse(ddl).statements);
+        assert!(build.errors.is_empty(), "{:?}", build.errors);
+        build.schema
+    }
+
+    const DDL: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+        CREATE TABLE ks.\"Events\" (\"Tenant\" text, day int, seq int, owner text STATIC, body blob,
+            PRIMARY KEY ((\"Tenant\"), seq)) WITH gc_grace_seconds = 3600;";
+
+    #[test]
+    fn quoted_names_static_columns_and_options_survive_and_validate() {
+        let s = schema(DDL);
+        let table = s.table("ks", "Events").expect("table");
+        let name = fresh_column(table, "day");
+        assert_eq!(name, "day_bucket", "the table has a `day` column already");
+        let added = KeyColumn {
+            name,
+            ty: "timestamp".into(),
+            comment: "start of the day".into(),
+        };
+        let cql = create_table(table, "Events_by_day", &added);
+        assert!(
+            cql.starts_with("CREATE TABLE ks.\"Events_by_day\" ("),
+            "{cql}"
+        );
+        assert!(cql.contains("owner      text STATIC,"), "{cql}");
+        assert!(
+            cql.contains("PRIMARY KEY ((\"Tenant\", day_bucket), seq)"),
+            "{cql}"
+        );
+        assert!(cql.contains("WITH gc_grace_seconds = 3600;"), "{cql}");
+        assert_eq!(validate(&cql, &s), Ok(()));
+    }
+
+    #[test]
+    fn a_table_cassandra_rejects_is_said_to_be_rejected() {
+        let s = schema(DDL);
+        // Creating the old table again under its own name: it exists.
+        let table = s.table("ks", "Events").expect("table");
+        let added = KeyColumn {
+            name: "b".into(),
+            ty: "int".into(),
+            comment: "salt".into(),
+        };
+        let cql = create_table(table, "Events", &added);
+        assert!(validate(&cql, &s).is_err_and(|e| e.starts_with("Cassandra would reject it")));
+        assert!(validate("CREATE TABLE (", &s).is_err_and(|e| e.starts_with("does not parse")));
+    }
+}
