@@ -59,6 +59,9 @@ pub struct TableStats {
     pub max_live_cells_per_slice: Option<f64>,
     pub avg_tombstones_per_slice: Option<f64>,
     pub max_tombstones_per_slice: Option<f64>,
+    /// The output's tombstone maximum was dropped: it equalled the live-cells
+    /// maximum, which is what ScyllaDB's native nodetool prints under that JSON/YAML key.
+    pub max_tombstones_doubtful: bool,
     pub droppable_tombstone_ratio: Option<f64>,
     /// `Top partitions by size` (4.1+): key as printed, bytes.
     pub top_partitions_by_size: Vec<(String, u64)>,

@@ -166,6 +166,14 @@ fn table(keyspace: &str, name: &str, fields: &Map<String, Value>, origin: &Origi
             let _ = field.set(&mut t, &scalar_text(value));
         }
     }
+    // scylla-nodetool's to_map() fills this key with the live-cells maximum: a
+    // tombstone maximum equal to it cannot be trusted.
+    if t.max_tombstones_per_slice.is_some()
+        && t.max_tombstones_per_slice == t.max_live_cells_per_slice
+    {
+        t.max_tombstones_per_slice = None;
+        t.max_tombstones_doubtful = true;
+    }
     t.top_partitions_by_size = top_map(fields.get("top_size_partitions"));
     t.top_partitions_by_tombstones = top_map(fields.get("top_tombstone_partitions"));
     t

@@ -218,3 +218,27 @@ fn rendered_findings() {
     let (findings, sources) = run(Some(&schema), None);
     insta::assert_snapshot!(render_human(&findings, &sources, false));
 }
+
+#[test]
+fn scylla_json_tombstones_fall_back_to_the_mean_and_say_so() {
+    let text = read(&root().join("../../tests/data/nodetool/scylla-6.2/tablestats.json"));
+    let parsed = parse_input(0, "n1", &text);
+    let input = DiagnoseInput {
+        stats: &parsed.stats,
+        histograms: &[],
+        schema: None,
+        thresholds: Thresholds::default(),
+        data_age: None,
+    };
+    let findings = diagnose(&input);
+    let tomb = findings
+        .iter()
+        .find(|d| d.code == "DG005")
+        .expect("tombstones found from the mean");
+    assert!(tomb.message.contains("1.2k tombstones"), "{}", tomb.message);
+    assert!(
+        tomb.notes
+            .iter()
+            .any(|n| n.contains("the mean is used instead"))
+    );
+}

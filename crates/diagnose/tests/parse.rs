@@ -109,11 +109,17 @@ fn shipped_fixtures_read_the_same_numbers_in_every_format() {
             assert_eq!(readings.local_read_latency_ms, Some(38.211));
             assert_eq!(readings.space_used_live, Some(18_094_227_302));
             let cart = &node.tables[2];
-            assert_eq!(
-                cart.max_tombstones_per_slice,
-                Some(5722.0),
-                "{version}/{file}"
-            );
+            if version == "scylla-6.2" && format != InputFormat::TablestatsText {
+                // The key holds the live-cells maximum there: dropped, not misread.
+                assert_eq!(cart.max_tombstones_per_slice, None, "{version}/{file}");
+                assert!(cart.max_tombstones_doubtful);
+            } else {
+                assert_eq!(
+                    cart.max_tombstones_per_slice,
+                    Some(5722.0),
+                    "{version}/{file}"
+                );
+            }
             assert_eq!(cart.avg_tombstones_per_slice, Some(1204.4));
         }
         let h = parse_file(&dir.join("tablehistograms.txt"));

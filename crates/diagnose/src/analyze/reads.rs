@@ -28,7 +28,13 @@ pub fn check(view: &TableView<'_>, cx: &Context<'_>) -> Vec<Diagnostic> {
 }
 
 fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
-    let (max, node) = view.stats_max(|t| t.max_tombstones_per_slice)?;
+    // The maximum per slice; where an output's maximum is not to be trusted, the mean.
+    let (max, node) = view.stats_max(|t| {
+        t.max_tombstones_per_slice.or_else(|| {
+            t.avg_tombstones_per_slice
+                .filter(|_| t.max_tombstones_doubtful)
+        })
+    })?;
     let severity = if max >= TOMBSTONE_FAIL {
         Severity::Error
     } else if max >= TOMBSTONE_WARN {
@@ -54,6 +60,9 @@ fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
             format_count(max)
         ),
     );
+    if view.nodes.iter().any(|(_, t)| t.max_tombstones_doubtful) {
+        d = d.with_note("the output's tombstone maximum equals its live-cells maximum (ScyllaDB's nodetool prints the latter under the tombstone key in JSON/YAML): the mean is used instead".to_string());
+    }
     if let Some(avg) = view.stats_mean(|t| t.avg_tombstones_per_slice) {
         d = d.with_note(format!(
             "mean tombstones per slice: {} (tablestats, last five minutes)",
