@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnose::{
-    DiagnoseInput, NodeStats, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram, diagnose,
-    parse_input,
+    DiagnoseInput, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
+    diagnose, parse_input,
 };
 use cqlmodel_diagnostics::{
     Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
@@ -49,6 +49,7 @@ pub struct DiagnoseArgs {
 struct ReadInputs {
     stats: Vec<NodeStats>,
     histograms: Vec<TableHistogram>,
+    status: Vec<NodeStatus>,
     problems: Vec<ParseProblem>,
 }
 
@@ -83,6 +84,7 @@ pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
     let input = DiagnoseInput {
         stats: &read.stats,
         histograms: &read.histograms,
+        status: &read.status,
         schema: loaded.as_ref().map(|l| &l.schema),
         thresholds: Thresholds::default(),
         data_age,
@@ -142,6 +144,7 @@ fn read_inputs(paths: &[PathBuf], sources: &mut SourceMap) -> Result<ReadInputs,
     let mut out = ReadInputs {
         stats: Vec::new(),
         histograms: Vec::new(),
+        status: Vec::new(),
         problems: Vec::new(),
     };
     for path in paths {
@@ -158,10 +161,12 @@ fn read_inputs(paths: &[PathBuf], sources: &mut SourceMap) -> Result<ReadInputs,
         let Parsed {
             stats,
             histograms,
+            status,
             problems,
         } = parse_input(file, &node_name(path), text);
         out.stats.extend(stats);
         out.histograms.extend(histograms);
+        out.status.extend(status);
         out.problems.extend(problems);
     }
     Ok(out)
@@ -237,6 +242,14 @@ fn read_lines(read: &ReadInputs) -> Vec<String> {
             .collect();
         lines.push(format!("read tablehistograms: {}", names.join(", ")));
     }
+    if !read.status.is_empty() {
+        let nodes: Vec<String> = read
+            .status
+            .iter()
+            .map(|n| format!("{} ({}, {})", n.address, n.datacenter, n.state))
+            .collect();
+        lines.push(format!("read status: {}", nodes.join(", ")));
+    }
     lines
 }
 
@@ -250,6 +263,13 @@ fn read_summary(read: &ReadInputs) -> Value {
         "histograms": read.histograms.iter().map(|h| json!({
             "node": h.node,
             "table": h.qualified_name(),
+        })).collect::<Vec<_>>(),
+        "status": read.status.iter().map(|n| json!({
+            "address": n.address,
+            "datacenter": n.datacenter,
+            "state": n.state,
+            "owns": n.owns,
+            "load_bytes": n.load_bytes,
         })).collect::<Vec<_>>(),
     })
 }
@@ -267,16 +287,17 @@ fn render_text(
         out.push('\n');
     }
     out.push('\n');
-    let mut tables: Vec<&str> = findings.iter().filter_map(|d| d.table.as_deref()).collect();
-    tables.sort_unstable();
+    // Tables in name order, then what concerns the cluster (no table).
+    let mut tables: Vec<Option<&str>> = findings.iter().map(|d| d.table.as_deref()).collect();
+    tables.sort_unstable_by_key(|t| (t.is_none(), *t));
     tables.dedup();
     for table in tables {
         let group: Vec<Diagnostic> = findings
             .iter()
-            .filter(|d| d.table.as_deref() == Some(table))
+            .filter(|d| d.table.as_deref() == table)
             .cloned()
             .collect();
-        out.push_str(&format!("── {table} ──\n\n"));
+        out.push_str(&format!("── {} ──\n\n", table.unwrap_or("cluster")));
         out.push_str(&render_human(&group, sources, color));
         out.push_str("\n\n");
     }

@@ -164,3 +164,25 @@ fn a_bad_data_age_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: --data-age"));
 }
+
+#[test]
+fn nodetool_status_adds_ownership() {
+    let out = cqlmodel()
+        .args([
+            "diagnose",
+            "crates/diagnose/tests/data/three_nodes.txt",
+            "tests/data/nodetool/cassandra-5.0/status.txt",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("read status: 10.0.0.1 (dc1, UN), 10.0.0.2 (dc1, UN), 10.0.0.3 (dc1, UN)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("warning[DG009]: token ownership in dc1 is uneven"),
+        "{text}"
+    );
+    assert!(text.contains("token ownership is uneven too"), "{text}");
+}

@@ -47,6 +47,7 @@ fn bench(c: &mut Criterion) {
             diagnose(&DiagnoseInput {
                 stats: black_box(&stats),
                 histograms: &[],
+                status: &[],
                 schema: None,
                 thresholds: cqlmodel_stats::Thresholds::default(),
                 data_age: None,

@@ -38,6 +38,7 @@ fn main() {
         let findings = diagnose(&DiagnoseInput {
             stats: &stats,
             histograms: &[],
+            status: &[],
             schema: None,
             thresholds: cqlmodel_stats::Thresholds::default(),
             data_age: None,

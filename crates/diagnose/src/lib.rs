@@ -27,6 +27,7 @@ pub mod model;
 mod node_header;
 mod number;
 mod parse;
+mod status;
 mod tablestats_text;
 mod tablestats_tree;
 mod yaml;
@@ -35,6 +36,7 @@ pub use analyze::rules::{DiagRule, RULES};
 pub use analyze::{DiagnoseInput, diagnose};
 pub use error::{ParseProblem, ProblemKind};
 pub use model::{
-    HistogramRow, InputFormat, NodeStats, Origin, Percentile, TableHistogram, TableStats,
+    HistogramRow, InputFormat, NodeStats, NodeStatus, Origin, Percentile, TableHistogram,
+    TableStats,
 };
 pub use parse::{Parsed, parse_input};

@@ -154,3 +154,21 @@ impl TableHistogram {
         self.rows.iter().find(|(q, _)| *q == p).map(|(_, r)| r)
     }
 }
+
+/// A node's row of `nodetool status`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeStatus {
+    pub datacenter: String,
+    /// Status and state letters: `UN`, `DN`, `UJ`, ...
+    pub state: String,
+    pub address: String,
+    pub load_bytes: Option<u64>,
+    /// Tokens (vnodes) of the node; absent with one token per node.
+    pub tokens: Option<u64>,
+    /// Share of the ring the node owns (0..1); `None` when printed as `?`.
+    pub owns: Option<f64>,
+    /// `Owns (effective)`: ownership with the keyspace's replication, not raw token ranges.
+    pub effective: bool,
+    pub rack: String,
+    pub origin: Origin,
+}

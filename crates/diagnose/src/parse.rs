@@ -5,8 +5,9 @@
 use crate::cursor::{Cursor, Line};
 use crate::error::{ParseProblem, ProblemKind};
 use crate::histograms;
-use crate::model::{NodeStats, TableHistogram};
+use crate::model::{NodeStats, NodeStatus, TableHistogram};
 use crate::node_header::{is_comment, node_header};
+use crate::status;
 use crate::tablestats_text;
 use crate::tablestats_tree;
 
@@ -15,6 +16,8 @@ use crate::tablestats_tree;
 pub struct Parsed {
     pub stats: Vec<NodeStats>,
     pub histograms: Vec<TableHistogram>,
+    /// `nodetool status` rows, every datacenter.
+    pub status: Vec<NodeStatus>,
     pub problems: Vec<ParseProblem>,
 }
 
@@ -26,6 +29,7 @@ enum Start<'a> {
     Json,
     Yaml,
     Histograms,
+    Status,
     Unknown,
 }
 
@@ -42,6 +46,9 @@ fn classify(text: &str) -> Start<'_> {
     }
     if t.starts_with('{') {
         return Start::Json;
+    }
+    if status::title(t).is_some() {
+        return Start::Status;
     }
     let label = t.split(':').next().unwrap_or("").trim();
     if t.starts_with("Total number of tables")
@@ -87,6 +94,10 @@ pub fn parse_input(file: usize, name: &str, text: &str) -> Parsed {
                     out.histograms.push(h);
                 }
             }
+            Start::Status => {
+                let rows = status::parse(&mut cursor, file, &mut out.problems);
+                out.status.extend(rows);
+            }
             Start::Text => {
                 let name = doc_name();
                 documents += 1;
@@ -124,7 +135,7 @@ pub fn parse_input(file: usize, name: &str, text: &str) -> Parsed {
             cursor.advance();
         }
     }
-    if out.stats.is_empty() && out.histograms.is_empty() {
+    if out.stats.is_empty() && out.histograms.is_empty() && out.status.is_empty() {
         // One problem says it all: line-by-line complaints would only repeat it.
         out.problems = vec![ParseProblem {
             file,

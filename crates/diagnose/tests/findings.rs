@@ -50,6 +50,7 @@ fn run(schema: Option<&Schema>, data_age: Option<u64>) -> (Vec<Diagnostic>, Sour
     let input = DiagnoseInput {
         stats: &stats,
         histograms: &histograms,
+        status: &[],
         schema,
         thresholds: Thresholds::default(),
         data_age,
@@ -194,6 +195,7 @@ fn three_nodes_one_heavy_is_an_imbalance() {
     let input = DiagnoseInput {
         stats: &parsed.stats,
         histograms: &[],
+        status: &[],
         schema: None,
         thresholds: Thresholds::default(),
         data_age: None,
@@ -226,6 +228,7 @@ fn scylla_json_tombstones_fall_back_to_the_mean_and_say_so() {
     let input = DiagnoseInput {
         stats: &parsed.stats,
         histograms: &[],
+        status: &[],
         schema: None,
         thresholds: Thresholds::default(),
         data_age: None,
@@ -240,5 +243,58 @@ fn scylla_json_tombstones_fall_back_to_the_mean_and_say_so() {
         tomb.notes
             .iter()
             .any(|n| n.contains("the mean is used instead"))
+    );
+}
+
+#[test]
+fn uneven_ownership_is_its_own_finding() {
+    let text = read(&root().join("../../tests/data/nodetool/cassandra-5.0/status.txt"));
+    let parsed = parse_input(0, "status", &text);
+    let input = DiagnoseInput {
+        stats: &[],
+        histograms: &[],
+        status: &parsed.status,
+        schema: None,
+        thresholds: Thresholds::default(),
+        data_age: None,
+    };
+    let findings = diagnose(&input);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].code, "DG009");
+    assert!(
+        findings[0]
+            .message
+            .contains("10.0.0.3 owns 42.5% of the ring"),
+        "{}",
+        findings[0].message
+    );
+}
+
+#[test]
+fn with_even_ownership_an_imbalance_is_the_keys() {
+    let stats = parse_input(0, "all", &read(&root().join("tests/data/three_nodes.txt")));
+    let status = parse_input(
+        1,
+        "status",
+        &read(&root().join("tests/data/status_even.txt")),
+    );
+    let input = DiagnoseInput {
+        stats: &stats.stats,
+        histograms: &[],
+        status: &status.status,
+        schema: None,
+        thresholds: Thresholds::default(),
+        data_age: None,
+    };
+    let findings = diagnose(&input);
+    assert!(findings.iter().all(|d| d.code != "DG009"));
+    let imbalance = findings.iter().find(|d| d.code == "DG004").expect("DG004");
+    assert!(
+        imbalance
+            .help
+            .as_deref()
+            .is_some_and(|h| h.starts_with("token ownership is even")),
+        "{:?}",
+        imbalance.help
     );
 }

@@ -48,7 +48,7 @@ fn parse_file(path: &Path) -> Parsed {
 #[test]
 fn every_saved_output_parses_without_problems() {
     let files = outputs();
-    assert!(files.len() >= 20, "fixtures missing: {files:?}");
+    assert!(files.len() >= 21, "fixtures missing: {files:?}");
     for path in files {
         let parsed = parse_file(&path);
         assert!(
@@ -59,7 +59,7 @@ fn every_saved_output_parses_without_problems() {
         );
         let tables: usize = parsed.stats.iter().map(|s| s.tables.len()).sum();
         assert!(
-            tables + parsed.histograms.len() > 0,
+            tables + parsed.histograms.len() + parsed.status.len() > 0,
             "{}: nothing read",
             path.display()
         );
@@ -302,4 +302,30 @@ fn a_bad_number_is_reported_and_the_rest_read() {
         ProblemKind::BadNumber { .. }
     ));
     assert_eq!(parsed.stats[0].tables[0].local_write_count, Some(5));
+}
+
+#[test]
+fn status_rows_are_read_with_their_ownership() {
+    let parsed = parse_file(&nodetool_dir().join("cassandra-5.0/status.txt"));
+    assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    let owns: Vec<(String, Option<f64>)> = parsed
+        .status
+        .iter()
+        .map(|n| {
+            (
+                n.address.clone(),
+                n.owns.map(|o| (o * 1000.0).round() / 1000.0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        owns,
+        [
+            ("10.0.0.1".to_string(), Some(0.279)),
+            ("10.0.0.2".to_string(), Some(0.296)),
+            ("10.0.0.3".to_string(), Some(0.425)),
+        ]
+    );
+    assert!(!parsed.status[0].effective);
+    assert_eq!(parsed.status[2].load_bytes, Some(54_277_649_203));
 }

@@ -36,6 +36,7 @@ fn run_all(text: &str) {
     let _ = diagnose(&DiagnoseInput {
         stats: &parsed.stats,
         histograms: &parsed.histograms,
+        status: &parsed.status,
         schema: None,
         thresholds: cqlmodel_stats::Thresholds::default(),
         data_age: None,

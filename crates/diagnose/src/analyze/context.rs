@@ -14,6 +14,8 @@ pub struct Context<'a> {
     /// Seconds of data the tables hold (`--data-age`), to size time buckets.
     pub data_age: Option<u64>,
     pub empty: Schema,
+    /// What `nodetool status` says of ownership, when it was given.
+    pub ownership: Option<super::ownership::Ownership>,
 }
 
 impl<'a> Context<'a> {

@@ -5,6 +5,7 @@
 mod context;
 mod fix;
 mod nodes;
+mod ownership;
 mod partitions;
 mod reads;
 pub mod rules;
@@ -15,7 +16,7 @@ use cqlmodel_diagnostics::Diagnostic;
 use cqlmodel_schema::Schema;
 use cqlmodel_stats::Thresholds;
 
-use crate::model::{NodeStats, TableHistogram};
+use crate::model::{NodeStats, NodeStatus, TableHistogram};
 
 pub use fix::{Change, Measured, propose};
 pub use sketch::validate;
@@ -26,6 +27,8 @@ pub use view::{TableView, is_system_keyspace, table_views};
 pub struct DiagnoseInput<'a> {
     pub stats: &'a [NodeStats],
     pub histograms: &'a [TableHistogram],
+    /// `nodetool status` rows (empty when not given).
+    pub status: &'a [NodeStatus],
     pub schema: Option<&'a Schema>,
     pub thresholds: Thresholds,
     /// Seconds of data the tables hold, to size time buckets (`--data-age`).
@@ -39,6 +42,7 @@ pub fn diagnose(input: &DiagnoseInput<'_>) -> Vec<Diagnostic> {
         thresholds: input.thresholds,
         data_age: input.data_age,
         empty: Schema::default(),
+        ownership: ownership::ownership(input.status),
     };
     let views = table_views(input.stats, input.histograms);
     let mut out = Vec::new();
@@ -48,6 +52,7 @@ pub fn diagnose(input: &DiagnoseInput<'_>) -> Vec<Diagnostic> {
         out.extend(reads::check(view, &cx));
     }
     out.extend(nodes::hot_tables(&views, &cx));
+    out.extend(ownership::check(input.status));
     for d in &mut out {
         d.notes.retain(|n| !n.is_empty());
     }

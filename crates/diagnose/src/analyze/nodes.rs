@@ -80,9 +80,18 @@ pub fn imbalance(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
     for p in parts {
         d = d.with_note(p);
     }
-    Some(d.with_help(
-        "if token ownership is even (`nodetool status`, `cqlmodel ring`), a few partition-key values hold or receive most of the table: their replicas are the loaded nodes; spread them with a salt or a finer key",
-    ))
+    let help = match &cx.ownership {
+        Some(o) if o.even => format!(
+            "token ownership is even (nodetool status: {}): a few partition-key values hold or receive most of the table, and their replicas are the loaded nodes; spread them with a salt or a finer key",
+            o.summary
+        ),
+        Some(o) => format!(
+            "token ownership is uneven too (nodetool status: {}; see DG009): part of the imbalance is the ring's, the rest the keys'",
+            o.summary
+        ),
+        None => "give `nodetool status` output too: if token ownership is even, a few partition-key values hold or receive most of the table (their replicas are the loaded nodes); spread them with a salt or a finer key".to_string(),
+    };
+    Some(d.with_help(help))
 }
 
 /// Tables taking at least half of all user-table reads or writes.

@@ -61,7 +61,14 @@ pub const HOT_TABLE: DiagRule = DiagRule {
     default_severity: Severity::Info,
 };
 
-pub const RULES: [DiagRule; 8] = [
+pub const UNEVEN_OWNERSHIP: DiagRule = DiagRule {
+    code: "DG009",
+    name: "uneven-ownership",
+    summary: "one node owns far more of the token ring than the others (nodetool status)",
+    default_severity: Severity::Warning,
+};
+
+pub const RULES: [DiagRule; 9] = [
     LARGE_PARTITION,
     WIDE_PARTITION,
     PARTITION_SKEW,
@@ -70,4 +77,5 @@ pub const RULES: [DiagRule; 8] = [
     SSTABLES_PER_READ,
     READ_LATENCY,
     HOT_TABLE,
+    UNEVEN_OWNERSHIP,
 ];
