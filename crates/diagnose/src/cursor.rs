@@ -38,10 +38,12 @@ pub(crate) struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
+    /// A cursor at the first line; a byte-order mark (files saved by some Windows
+    /// tools start with one) is stepped over.
     pub fn new(text: &'a str) -> Self {
         Cursor {
             text,
-            pos: 0,
+            pos: if text.starts_with('\u{feff}') { 3 } else { 0 },
             line: 1,
         }
     }

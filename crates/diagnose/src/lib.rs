@@ -23,6 +23,7 @@ mod cursor;
 pub mod error;
 mod fields;
 mod histograms;
+mod locate;
 pub mod model;
 mod node_header;
 mod number;

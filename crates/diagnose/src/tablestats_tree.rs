@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::cursor::Cursor;
 use crate::error::{ParseProblem, ProblemKind};
 use crate::fields::Field;
+use crate::locate::{Locations, locate};
 use crate::model::{InputFormat, NodeStats, Origin, TableStats};
 use crate::node_header::node_header;
 use crate::number::parse_count;
@@ -39,7 +40,10 @@ pub(crate) fn parse_json(
         origin: origin.clone(),
     };
     match serde_json::from_str::<Value>(&cleaned) {
-        Ok(v) => stats.tables = tables_of(&v, &origin),
+        Ok(v) => {
+            let places = locate(body, file, start, first_line, true);
+            stats.tables = tables_of(&v, &origin, &places);
+        }
         Err(e) => {
             // serde_json puts an unexpected end on the line after the last newline.
             let lines_in_body = body.lines().count().max(1);
@@ -75,7 +79,11 @@ pub(crate) fn parse_yaml(
     problems: &mut Vec<ParseProblem>,
 ) -> NodeStats {
     let origin = origin_here(cursor, file);
+    let start = cursor.position();
+    let first_line = cursor.line_no();
     let (value, stop) = yaml::read(cursor);
+    let body = cursor.text().get(start..cursor.position()).unwrap_or("");
+    let places = locate(body, file, start, first_line, false);
     if let Some(stop) = stop {
         problems.push(ParseProblem {
             file,
@@ -97,7 +105,7 @@ pub(crate) fn parse_yaml(
     NodeStats {
         node: node.to_string(),
         format: InputFormat::TablestatsYaml,
-        tables: tables_of(&value, &origin),
+        tables: tables_of(&value, &origin, &places),
         origin,
     }
 }
@@ -124,7 +132,7 @@ fn line_span(text: &str, start: usize, nth: usize) -> std::ops::Range<usize> {
 
 /// Every table of the document, sorted by keyspace and name (the printers use
 /// hash maps: their order means nothing).
-fn tables_of(doc: &Value, origin: &Origin) -> Vec<TableStats> {
+fn tables_of(doc: &Value, origin: &Origin, places: &Locations) -> Vec<TableStats> {
     let Some(top) = doc.as_object() else {
         return Vec::new();
     };
@@ -137,19 +145,24 @@ fn tables_of(doc: &Value, origin: &Origin) -> Vec<TableStats> {
             Some(ts) => {
                 for (t, v) in ts {
                     if let Some(fields) = v.as_object() {
-                        tables.push(table(name, t, fields, origin));
+                        tables.push(table(name, t, fields, at(places, name, t, origin)));
                     }
                 }
             }
             None => {
                 if let Some((ks, t)) = name.split_once('.') {
-                    tables.push(table(ks, t, obj, origin));
+                    tables.push(table(ks, t, obj, at(places, ks, t, origin)));
                 }
             }
         }
     }
     tables.sort_by(|a, b| (&a.keyspace, &a.table).cmp(&(&b.keyspace, &b.table)));
     tables
+}
+
+/// The table's own line when it was located, else the document's.
+fn at<'a>(places: &'a Locations, ks: &str, t: &str, doc: &'a Origin) -> &'a Origin {
+    places.get(&(ks.to_string(), t.to_string())).unwrap_or(doc)
 }
 
 fn table(keyspace: &str, name: &str, fields: &Map<String, Value>, origin: &Origin) -> TableStats {

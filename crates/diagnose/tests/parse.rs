@@ -102,6 +102,14 @@ fn shipped_fixtures_read_the_same_numbers_in_every_format() {
                 "{version}/{file}"
             );
             let readings = &node.tables[1];
+            // Findings point at the table's own line, in every format.
+            let text = std::fs::read_to_string(dir.join(file)).expect("fixture");
+            let at = text.lines().nth(readings.origin.line - 1).unwrap_or("");
+            assert!(
+                at.contains("readings"),
+                "{version}/{file}: line {}: {at}",
+                readings.origin.line
+            );
             assert_eq!(readings.partition_max_bytes, Some(268_650_950));
             assert_eq!(readings.partition_mean_bytes, Some(31_004_522));
             assert_eq!(readings.partitions_estimate, Some(1520));
@@ -328,4 +336,12 @@ fn status_rows_are_read_with_their_ownership() {
     );
     assert!(!parsed.status[0].effective);
     assert_eq!(parsed.status[2].load_bytes, Some(54_277_649_203));
+}
+
+#[test]
+fn a_byte_order_mark_and_crlf_line_ends_are_read() {
+    let text = "\u{feff}Total number of tables: 1\r\n----------------\r\nKeyspace: ks\r\n\t\tTable: t\r\n\t\tSSTable count: 2\r\n\r\n----------------\r\n";
+    let parsed = parse_input(0, "n", text);
+    assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    assert_eq!(parsed.stats[0].tables[0].sstable_count, Some(2));
 }
