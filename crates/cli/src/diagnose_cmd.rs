@@ -29,9 +29,22 @@ pub enum FailOn {
 pub struct DiagnoseArgs {
     /// Saved nodetool outputs: `tablestats`/`cfstats` (text, `-F json`, `-F yaml`) and
     /// `tablehistograms`/`cfhistograms`; several nodes as several files, or one file
-    /// with `==> NODE <==` or `# node: NODE` headers; `-` reads stdin.
-    #[arg(required = true)]
+    /// with `==> NODE <==` or `# node: NODE` headers; `nodetool status`; `-` reads stdin.
+    #[arg(required_unless_present = "cluster")]
     pub inputs: Vec<PathBuf>,
+    /// Read a live cluster instead of (or besides) saved outputs: the deployed
+    /// schema and each node's size estimates, with read-only SELECTs (repeatable).
+    #[arg(long, value_name = "HOST[:PORT]")]
+    pub cluster: Vec<String>,
+    /// User for --cluster (default: $CQLMODEL_USERNAME).
+    #[arg(long, requires = "cluster")]
+    pub username: Option<String>,
+    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
+    #[arg(long, requires = "cluster")]
+    pub password: Option<String>,
+    /// Seconds to wait for the cluster before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
+    pub connect_timeout: u64,
     /// The schema (CQL DDL, e.g. DESCRIBE output): gives each problem its key, the
     /// reason in terms of it, and the changed CREATE TABLE.
     #[arg(long)]
@@ -64,7 +77,7 @@ pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
         Some(Ok(s)) => Some(s),
         Some(Err(e)) => return plain_error(&format!("--data-age: {e}"), format, 2),
     };
-    let read = match read_inputs(&args.inputs, &mut sources) {
+    let mut read = match read_inputs(&args.inputs, &mut sources) {
         Ok(r) => r,
         Err(message) => return plain_error(&message, format, 2),
     };
@@ -81,11 +94,24 @@ pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
     if let Some(l) = &loaded {
         input_problems.extend(l.diagnostics.iter().cloned());
     }
+    let live_schema = if args.cluster.is_empty() {
+        None
+    } else {
+        match crate::diagnose_live::read(args, &mut sources, &mut read.stats) {
+            Ok(live) => {
+                input_problems.extend(live.notes);
+                live.schema
+            }
+            Err(message) => return plain_error(&message, format, 2),
+        }
+    };
+    // A schema given with --schema wins over the one read from the cluster.
+    let schema = loaded.as_ref().map(|l| &l.schema).or(live_schema.as_ref());
     let input = DiagnoseInput {
         stats: &read.stats,
         histograms: &read.histograms,
         status: &read.status,
-        schema: loaded.as_ref().map(|l| &l.schema),
+        schema,
         thresholds: Thresholds::default(),
         data_age,
     };

@@ -3,6 +3,7 @@
 
 pub mod design_cmd;
 pub mod diagnose_cmd;
+pub mod diagnose_live;
 pub mod explain;
 pub mod input;
 pub mod review_cmd;

@@ -186,3 +186,33 @@ fn nodetool_status_adds_ownership() {
     );
     assert!(text.contains("token ownership is uneven too"), "{text}");
 }
+
+#[test]
+fn an_unreachable_cluster_fails_within_the_connect_timeout() {
+    let start = std::time::Instant::now();
+    let out = cqlmodel()
+        .args([
+            "diagnose",
+            "--cluster",
+            "127.0.0.1:1",
+            "--connect-timeout",
+            "2",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(15),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("127.0.0.1:1"), "{err}");
+}
+
+#[test]
+fn inputs_or_a_cluster_are_required() {
+    let out = cqlmodel().args(["diagnose"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -24,6 +24,8 @@ pub enum InputFormat {
     TablestatsYaml,
     /// `nodetool tablehistograms` (or `cfhistograms`).
     Histograms,
+    /// A live cluster's system tables (`--cluster`), read by crates/cluster.
+    Cluster,
 }
 
 impl InputFormat {
@@ -33,6 +35,7 @@ impl InputFormat {
             InputFormat::TablestatsJson => "tablestats JSON",
             InputFormat::TablestatsYaml => "tablestats YAML",
             InputFormat::Histograms => "tablehistograms",
+            InputFormat::Cluster => "system tables (live cluster)",
         }
     }
 }
