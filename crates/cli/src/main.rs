@@ -119,8 +119,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Saved nodetool tablestats/tablehistograms: large, wide and skewed partitions,
-    /// tombstones, SSTables per read, hot tables, and the key change that fixes them.
+    /// Saved nodetool tablestats/tablehistograms/status (or a live cluster): large, wide
+    /// and skewed partitions, tombstones, SSTables per read, hot tables, and the key change.
     Diagnose(cqlmodel_cli::diagnose_cmd::DiagnoseArgs),
     /// List the review rules, or print one rule's documentation.
     Rules {
