@@ -2,6 +2,8 @@
 //! command's work lives here so that tests and benchmarks can call it directly.
 
 pub mod design_cmd;
+pub mod diagnose_cmd;
+pub mod diagnose_live;
 pub mod explain;
 pub mod input;
 pub mod migrate_cmd;

@@ -33,7 +33,7 @@ struct Cli {
 enum Format {
     Text,
     Json,
-    /// SARIF 2.1.0 (review only), for GitHub code scanning.
+    /// SARIF 2.1.0 (review and diagnose), for GitHub code scanning.
     Sarif,
 }
 
@@ -122,6 +122,9 @@ enum Command {
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
     Migrate(cqlmodel_cli::migrate_cmd::MigrateArgs),
+    /// Saved nodetool tablestats/tablehistograms/status (or a live cluster): large, wide
+    /// and skewed partitions, tombstones, SSTables per read, hot tables, and the key change.
+    Diagnose(cqlmodel_cli::diagnose_cmd::DiagnoseArgs),
     /// List the review rules, or print one rule's documentation.
     Rules {
         /// A rule name or code.
@@ -148,8 +151,10 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    if cli.format == Format::Sarif && !matches!(cli.command, Command::Review { .. }) {
-        return ExitCode::from(usage("--format sarif is only for `review`"));
+    if cli.format == Format::Sarif
+        && !matches!(cli.command, Command::Review { .. } | Command::Diagnose(_))
+    {
+        return ExitCode::from(usage("--format sarif is only for `review` and `diagnose`"));
     }
     let code = match cli.command {
         Command::Explain {
@@ -200,6 +205,14 @@ fn main() -> ExitCode {
             color,
             cqlmodel_cli::migrate_cmd::epoch_seconds(),
         )),
+        Command::Diagnose(args) => {
+            let format = match cli.format {
+                Format::Text => review_cmd::ReviewFormat::Text,
+                Format::Json => review_cmd::ReviewFormat::Json,
+                Format::Sarif => review_cmd::ReviewFormat::Sarif,
+            };
+            emit(cqlmodel_cli::diagnose_cmd::run(&args, format, color))
+        }
         Command::Design {
             model,
             queries,

@@ -1,0 +1,60 @@
+//! From what the parsers read to findings: per table, partition size and rows,
+//! skew, node imbalance, tombstones, SSTables and latency per read, and the hot
+//! tables; with the key change when the schema is given.
+
+mod context;
+mod fix;
+mod nodes;
+mod ownership;
+mod partitions;
+mod reads;
+pub mod rules;
+mod sketch;
+mod view;
+
+use cqlmodel_diagnostics::Diagnostic;
+use cqlmodel_schema::Schema;
+use cqlmodel_stats::Thresholds;
+
+use crate::model::{NodeStats, NodeStatus, TableHistogram};
+
+pub use fix::{Change, Measured, propose};
+pub use sketch::validate;
+pub use view::{TableView, is_system_keyspace, table_views};
+
+/// What `diagnose` reads.
+#[derive(Debug, Clone, Copy)]
+pub struct DiagnoseInput<'a> {
+    pub stats: &'a [NodeStats],
+    pub histograms: &'a [TableHistogram],
+    /// `nodetool status` rows (empty when not given).
+    pub status: &'a [NodeStatus],
+    pub schema: Option<&'a Schema>,
+    pub thresholds: Thresholds,
+    /// Seconds of data the tables hold, to size time buckets (`--data-age`).
+    pub data_age: Option<u64>,
+}
+
+/// Every finding, grouped by table in name order, then the hot tables.
+pub fn diagnose(input: &DiagnoseInput<'_>) -> Vec<Diagnostic> {
+    let cx = context::Context {
+        schema: input.schema,
+        thresholds: input.thresholds,
+        data_age: input.data_age,
+        empty: Schema::default(),
+        ownership: ownership::ownership(input.status),
+    };
+    let views = table_views(input.stats, input.histograms);
+    let mut out = Vec::new();
+    for view in &views {
+        out.extend(partitions::check(view, &cx));
+        out.extend(nodes::imbalance(view, &cx));
+        out.extend(reads::check(view, &cx));
+    }
+    out.extend(nodes::hot_tables(&views, &cx));
+    out.extend(ownership::check(input.status));
+    for d in &mut out {
+        d.notes.retain(|n| !n.is_empty());
+    }
+    out
+}
