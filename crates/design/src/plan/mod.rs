@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
 use crate::error::{DesignError, DesignErrorKind, Source};
-use crate::querylist::{Body, QuerySpec, parse_queries};
+use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::{QueryPlan, select_cql};
 use crate::relational::{Model, parse_model};
 use crate::schema_out::{keyspace_cql, table_cql};
@@ -42,6 +42,10 @@ pub struct Design {
     pub queries: Vec<QueryPlan>,
     pub write_paths: Vec<WritePath>,
     pub warnings: Vec<String>,
+    /// The statements of the query list the designer could not translate: the
+    /// rest is designed without them (the command exits 1).
+    #[serde(skip)]
+    pub errors: Vec<DesignError>,
     #[serde(skip)]
     pub model: Model,
     #[serde(skip)]
@@ -135,9 +139,12 @@ pub(crate) fn rate_text(per_second: f64) -> String {
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let model = parse_model(input.model_sql)?;
-    let specs = match input.queries_sql {
+    let QueryList {
+        specs,
+        errors: query_errors,
+    } = match input.queries_sql {
         Some(text) => parse_queries(&model, text)?,
-        None => Vec::new(),
+        None => QueryList::default(),
     };
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text)?),
@@ -257,6 +264,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         queries,
         write_paths,
         warnings,
+        errors: query_errors,
         model,
         specs,
         table_stats,

@@ -128,7 +128,7 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
                 kind: MutationKind::Insert,
                 entity: e.name.clone(),
                 columns: e.attributes.iter().map(|a| a.name.clone()).collect(),
-                key: Vec::new(),
+                ..MutationSpec::default()
             },
         ));
         if !non_key.is_empty() {
@@ -139,6 +139,7 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
                     entity: e.name.clone(),
                     columns: non_key,
                     key: e.primary_key.clone(),
+                    ..MutationSpec::default()
                 },
             ));
         }
@@ -147,8 +148,8 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
             MutationSpec {
                 kind: MutationKind::Delete,
                 entity: e.name.clone(),
-                columns: Vec::new(),
                 key: e.primary_key.clone(),
+                ..MutationSpec::default()
             },
         ));
     }
