@@ -197,7 +197,9 @@ pub fn report_md(d: &Design) -> String {
             s.push_str(&format!("- {n}\n"));
         }
         if w.statements.is_empty() {
-            s.push_str("No designed table holds this entity's attributes.\n");
+            if w.notes.is_empty() {
+                s.push_str("No designed table holds this entity's attributes.\n");
+            }
             continue;
         }
         for (i, st) in w.statements.iter().enumerate() {

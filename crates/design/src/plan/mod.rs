@@ -152,6 +152,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
+    let meaning = crate::meaning::decide(&model, &mut specs);
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
@@ -177,6 +178,12 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
     crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    warnings.extend(crate::records::keep_every_write(
+        &model,
+        &specs,
+        &meaning,
+        &mut tables,
+    ));
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
@@ -240,9 +247,11 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         ));
     }
     crate::views::choose_views(&model, &specs, &mut tables);
+    counter_reads(&meaning, &specs, &tables, &mut queries);
     let write_paths = write_paths(
         &model,
         &specs,
+        &meaning,
         &tables,
         input.keyspace,
         entity_stats.as_ref(),
@@ -269,6 +278,47 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         specs,
         table_stats,
     })
+}
+
+/// A read of an attribute kept in a counter table reads it there too.
+fn counter_reads(
+    meaning: &crate::meaning::Meaning,
+    specs: &[QuerySpec],
+    tables: &[TableDesign],
+    queries: &mut [QueryPlan],
+) {
+    for q in queries.iter_mut() {
+        let Some(Body::Select(spec)) = specs.iter().find(|s| s.name == q.name).map(|s| &s.body)
+        else {
+            continue;
+        };
+        for (entity, columns) in &meaning.counters {
+            let read: Vec<String> = spec
+                .projection
+                .iter()
+                .filter(|c| &c.entity == entity && columns.contains(&c.column))
+                .map(|c| format!("`{}`", c.column))
+                .collect();
+            let counters = tables.iter().find(|t| {
+                t.kind == crate::derive::TableKind::Counter
+                    && t.entity == *entity
+                    && t.columns
+                        .iter()
+                        .any(|c| c.cql_type == "counter" && matches!(c.part, KeyPart::Attr(_)))
+            });
+            if let (false, Some(t)) = (read.is_empty(), counters) {
+                q.notes.push(format!(
+                    "{} {} counter{}: read {} from `{}` by the `{}` primary key (a second single-partition read, concurrent with this one)",
+                    read.join(", "),
+                    if read.len() == 1 { "is a" } else { "are" },
+                    if read.len() == 1 { "" } else { "s" },
+                    if read.len() == 1 { "it" } else { "them" },
+                    t.name,
+                    entity
+                ));
+            }
+        }
+    }
 }
 
 /// Two reads given one `@table` name whose keys differ cannot share a table:

@@ -3,15 +3,19 @@
 //! not atomic.
 
 mod clauses;
+mod conditions;
+mod counters;
 mod fan_out;
 mod mechanisms;
 mod presence;
+mod ranges;
 mod statements;
 
 use cqlmodel_stats::Stats;
 use serde::Serialize;
 
 use crate::derive::{KeyPart, TableDesign, add_columns};
+use crate::meaning::Meaning;
 use crate::querylist::{Body, MutationKind, MutationSpec, QuerySpec};
 use crate::relational::{Entity, Model};
 use crate::select::ColRef;
@@ -24,12 +28,17 @@ use statements::plan_table;
 pub enum Step {
     #[default]
     Plain,
+    /// A lightweight transaction checking the condition PostgreSQL checked
+    /// (`IF version = ?`): first of all, the rest runs only when it applied.
+    CompareAndSet,
     /// `INSERT … IF NOT EXISTS` claiming a UNIQUE value: first.
     Claim,
     /// A conditional write on a claimed partition: first, with the claims.
     Conditional,
     /// A conditional delete releasing a claimed value: after everything else.
     Release,
+    /// An increment of a counter column (`n = n + ?`).
+    Increment,
     /// A many-row delete's partition deletes: last, the other tables' jobs read
     /// their keys from those partitions.
     Sweep,
@@ -163,6 +172,7 @@ pub const FANOUT_TAIL_LIMIT: f64 = 10_000.0;
 pub fn write_paths(
     model: &Model,
     specs: &[QuerySpec],
+    meaning: &Meaning,
     tables: &[TableDesign],
     keyspace: &str,
     stats: Option<&Stats>,
@@ -187,9 +197,15 @@ pub fn write_paths(
     let mut out = Vec::new();
     for (name, m, rate, cl) in list {
         let mut statements = Vec::new();
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = meaning.notes.get(&name).cloned().unwrap_or_default();
         let mut amplification: Option<f64> = None;
-        for t in tables {
+        let ranged = ranges::range_delete(keyspace, tables, &m);
+        let planned_tables: &[TableDesign] = if ranged.is_some() { &[] } else { tables };
+        if let Some((st, n)) = ranged {
+            statements.extend(st);
+            notes.extend(n);
+        }
+        for t in planned_tables {
             let planned = plan_table(model, keyspace, t, &m, stats);
             if let Some(note) = planned.note {
                 notes.push(note);
@@ -229,11 +245,24 @@ pub fn write_paths(
             }
             statements.extend(planned_statements);
         }
+        if let Some(n) = conditions::apply(model, tables, &m, meaning, &mut statements) {
+            warnings.push(format!("{name}: {n}"));
+        }
+        if !m.any_of.is_empty() {
+            notes.push(format!(
+                "`{} = ANY($n)`: the statements run once per value of the array (`IN` where the column is the partition key of one statement)",
+                m.any_of.join(", ")
+            ));
+        }
         // The write of record first (the entity's own partition), then the
         // other tables of the batch, the counters, and the queued fan-out last.
+        let record = conditions::record_table(model, tables, &m.entity).map(|t| t.name.clone());
         statements.sort_by_key(|s| match s.step {
             Step::Sweep => 5,
             Step::Release => 4,
+            Step::Increment => 2,
+            Step::CompareAndSet => -2,
+            Step::Claim if record.as_ref() == Some(&s.table) => -2,
             Step::Claim | Step::Conditional => -1,
             Step::Plain if s.repeat.is_some() => 3,
             Step::Plain if s.counter => 2,
@@ -247,6 +276,7 @@ pub fn write_paths(
             Step::Plain => 1,
         });
         assign_mechanisms(&mut statements);
+        conditions::explain(&mut statements, &m, rate, record.as_deref());
         let batched = statements
             .iter()
             .filter(|s| s.mechanism == "logged batch")

@@ -89,6 +89,10 @@ fn plan_statements(
         return p;
     }
     let table = format!("{}.{}", quote_ident(keyspace), quote_ident(&t.name));
+    if super::counters::holds_counters(t) {
+        p.statements = super::counters::counter_statements(&table, t, m);
+        return p;
+    }
     let keys: Vec<&TableColumn> = t.columns.iter().filter(|c| is_key(c)).collect();
     let pk: Vec<&TableColumn> = t
         .columns
