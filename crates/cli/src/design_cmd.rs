@@ -89,12 +89,13 @@ pub fn run(
         .iter()
         .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
         .collect();
-    let stderr = if json_output {
-        String::new()
-    } else {
-        render_human(&diagnostics, &sources, color)
-    };
-    (stdout, stderr, 1)
+    if json_output {
+        // The design with its errors rendered as every command renders them.
+        let mut value = json(&d);
+        value["errors"] = serde_json::json!(render_json(&diagnostics, &sources));
+        return (pretty(&value), String::new(), 1);
+    }
+    (stdout, render_human(&diagnostics, &sources, color), 1)
 }
 
 /// The keyspace: the model file's stem, or its directory's name for `model.sql`.
