@@ -131,6 +131,32 @@ pub(super) fn apply(
     None
 }
 
+/// A path that claims UNIQUE values writes nothing else until every claim
+/// applied: the plain statements say so.
+pub(super) fn gate_on_claims(statements: &mut [WriteStatement]) {
+    let claims: Vec<String> = statements
+        .iter()
+        .filter(|s| s.step == Step::Claim)
+        .map(|s| format!("`{}`", s.table))
+        .collect();
+    if claims.is_empty() {
+        return;
+    }
+    let gate = format!(
+        "the claim{} on {} applied (`[applied]` = true)",
+        if claims.len() == 1 { "" } else { "s" },
+        claims.join(" and ")
+    );
+    for st in statements.iter_mut().filter(|s| {
+        !s.lwt && !s.only_when.as_deref().is_some_and(|w| w.contains("[applied]"))
+    }) {
+        st.only_when = Some(match &st.only_when {
+            Some(w) => format!("{gate}, and {w}"),
+            None => gate.clone(),
+        });
+    }
+}
+
 /// The mechanism and cost of the path's own lightweight transaction.
 pub(super) fn explain(
     statements: &mut [WriteStatement],

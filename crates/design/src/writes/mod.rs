@@ -248,6 +248,7 @@ pub fn write_paths(
         if let Some(n) = conditions::apply(model, tables, &m, meaning, &mut statements) {
             warnings.push(format!("{name}: {n}"));
         }
+        conditions::gate_on_claims(&mut statements);
         if !m.any_of.is_empty() {
             notes.push(format!(
                 "`{} = ANY($n)`: the statements run once per value of the array (`IN` where the column is the partition key of one statement)",
