@@ -240,3 +240,40 @@ fn any_of_an_array_is_a_key_and_says_it_runs_per_value() {
     assert!(w.notes.iter().any(|n| n.contains("ANY")), "{:?}", w.notes);
     assert!(on(w, "order_by_id").cql.contains("WHERE order_id = ?"));
 }
+
+#[test]
+fn a_keyset_page_is_a_multi_column_slice_on_the_first_pages_table() {
+    let d = shop();
+    let first = d
+        .queries
+        .iter()
+        .find(|q| q.name == "orders_of_customer")
+        .unwrap();
+    let next = d
+        .queries
+        .iter()
+        .find(|q| q.name == "orders_of_customer_next")
+        .unwrap();
+    assert_eq!(first.table, next.table);
+    assert_eq!(
+        next.cql.as_deref(),
+        Some(
+            "SELECT order_id, status, total_cents, placed_at FROM shop.orders_by_username WHERE username = ? AND (placed_at, order_id) < (?, ?) LIMIT 20"
+        )
+    );
+}
+
+#[test]
+fn any_of_an_array_parameter_reads_with_in() {
+    let d = shop();
+    let q = d
+        .queries
+        .iter()
+        .find(|q| q.name == "cart_products")
+        .unwrap();
+    assert_eq!(
+        q.cql.as_deref(),
+        Some("SELECT sku, title, price_cents FROM shop.products_by_sku WHERE sku IN ?")
+    );
+    assert!(q.notes.iter().any(|n| n.contains("ANY")), "{:?}", q.notes);
+}

@@ -262,6 +262,20 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             key_attrs.push(r);
         }
     }
+    for k in spec.keyset.iter().flat_map(|(cols, _)| cols) {
+        let r = rep(&classes, k);
+        if !key_attrs.contains(&r) {
+            let desc = desc_of(&r).unwrap_or(false);
+            decisions.push(format!(
+                "`{}` is in {}'s keyset bound (a row-value comparison): clustering column {}, in the bound's order (CQL's multi-column slice)",
+                r.column,
+                q.name,
+                if desc { "DESC" } else { "ASC" }
+            ));
+            clustering.push((KeyPart::Attr(r.clone()), desc));
+            key_attrs.push(r);
+        }
+    }
     for (o, desc) in &spec.order {
         let r = rep(&classes, o);
         if !key_attrs.contains(&r) {

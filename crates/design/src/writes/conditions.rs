@@ -148,7 +148,11 @@ pub(super) fn gate_on_claims(statements: &mut [WriteStatement]) {
         claims.join(" and ")
     );
     for st in statements.iter_mut().filter(|s| {
-        !s.lwt && !s.only_when.as_deref().is_some_and(|w| w.contains("[applied]"))
+        !s.lwt
+            && !s
+                .only_when
+                .as_deref()
+                .is_some_and(|w| w.contains("[applied]"))
     }) {
         st.only_when = Some(match &st.only_when {
             Some(w) => format!("{gate}, and {w}"),

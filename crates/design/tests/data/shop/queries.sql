@@ -30,7 +30,12 @@ UPDATE products SET stock = $2 WHERE sku = $1;
 INSERT INTO orders (order_id, username, status, total_cents, placed_at) VALUES ($1, $2, 'new', $3, $4);
 
 -- @name orders_of_customer @rate 100/s @page 20
-SELECT order_id, status, total_cents, placed_at FROM orders WHERE username = $1 ORDER BY placed_at DESC LIMIT 20;
+SELECT order_id, status, total_cents, placed_at FROM orders WHERE username = $1 ORDER BY placed_at DESC, order_id DESC LIMIT 20;
+
+-- @name orders_of_customer_next @rate 30/s @page 20
+SELECT order_id, status, total_cents, placed_at FROM orders
+    WHERE username = $1 AND (placed_at, order_id) < ($2, $3)
+    ORDER BY placed_at DESC, order_id DESC LIMIT 20;
 
 -- @name change_order @rate 5/s
 UPDATE orders SET status = $3, total_cents = $4, version = version + 1
@@ -50,3 +55,6 @@ SELECT happened_at, kind, detail FROM events WHERE username = $1 ORDER BY happen
 
 -- @name expire_events @rate 1/day @path admin
 DELETE FROM events WHERE happened_at < now() - interval '90 days';
+
+-- @name cart_products @rate 20/s
+SELECT sku, title, price_cents FROM products WHERE sku = ANY($1);
