@@ -277,3 +277,17 @@ fn any_of_an_array_parameter_reads_with_in() {
     );
     assert!(q.notes.iter().any(|n| n.contains("ANY")), "{:?}", q.notes);
 }
+
+#[test]
+fn a_foreign_keys_distinct_count_defaults_to_the_parents_rows() {
+    let d = design(&DesignInput {
+        keyspace: "shop",
+        model_sql: &fixture("model.sql"),
+        queries_sql: Some(&fixture("queries.sql")),
+        stats_toml: Some("[table.customers]\nrows = 40_000\n\n[table.orders]\nrows = 2_000_000\n"),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let orders = &d.table_stats.tables["shop.orders_by_username"];
+    // Not the loader's constant: one partition per customer.
+    assert_eq!(orders.columns["username"].distinct, Some(40_000.0));
+}
