@@ -110,6 +110,15 @@ fn an_increment_only_ever_added_is_a_counter_served_to_its_reads() {
         page.notes
     );
     assert!(d.schema_cql().contains("views counter"));
+    let counters = d
+        .queries
+        .iter()
+        .find(|q| q.name == "product_page_counters")
+        .and_then(|q| q.cql.as_deref());
+    assert_eq!(
+        counters,
+        Some("SELECT views FROM shop.product_counters WHERE sku = ?")
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! and writes.
 
 mod compaction;
+mod counter_reads;
 mod sizing;
 
 use std::collections::BTreeMap;
@@ -247,7 +248,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         ));
     }
     crate::views::choose_views(&model, &specs, &mut tables);
-    counter_reads(&meaning, &specs, &tables, &mut queries);
+    counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
     let write_paths = write_paths(
         &model,
         &specs,
@@ -278,47 +279,6 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         specs,
         table_stats,
     })
-}
-
-/// A read of an attribute kept in a counter table reads it there too.
-fn counter_reads(
-    meaning: &crate::meaning::Meaning,
-    specs: &[QuerySpec],
-    tables: &[TableDesign],
-    queries: &mut [QueryPlan],
-) {
-    for q in queries.iter_mut() {
-        let Some(Body::Select(spec)) = specs.iter().find(|s| s.name == q.name).map(|s| &s.body)
-        else {
-            continue;
-        };
-        for (entity, columns) in &meaning.counters {
-            let read: Vec<String> = spec
-                .projection
-                .iter()
-                .filter(|c| &c.entity == entity && columns.contains(&c.column))
-                .map(|c| format!("`{}`", c.column))
-                .collect();
-            let counters = tables.iter().find(|t| {
-                t.kind == crate::derive::TableKind::Counter
-                    && t.entity == *entity
-                    && t.columns
-                        .iter()
-                        .any(|c| c.cql_type == "counter" && matches!(c.part, KeyPart::Attr(_)))
-            });
-            if let (false, Some(t)) = (read.is_empty(), counters) {
-                q.notes.push(format!(
-                    "{} {} counter{}: read {} from `{}` by the `{}` primary key (a second single-partition read, concurrent with this one)",
-                    read.join(", "),
-                    if read.len() == 1 { "is a" } else { "are" },
-                    if read.len() == 1 { "" } else { "s" },
-                    if read.len() == 1 { "it" } else { "them" },
-                    t.name,
-                    entity
-                ));
-            }
-        }
-    }
 }
 
 /// Two reads given one `@table` name whose keys differ cannot share a table:
