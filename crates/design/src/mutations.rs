@@ -95,46 +95,7 @@ pub(crate) fn mutation(
         source: Source::Queries,
     };
     let mut m = match statement {
-        Statement::Insert(ins) => {
-            let TableObject::TableName(name) = &ins.table else {
-                return Err(unsupported(&scope, "INSERT into a table function"));
-            };
-            let entity = object_name(name);
-            scope.add_named(name, None)?;
-            if let Some(src) = &ins.source
-                && !matches!(src.body.as_ref(), SetExpr::Values(_))
-            {
-                return Err(unsupported(
-                    &scope,
-                    "INSERT … SELECT is outside the supported SQL subset",
-                ));
-            }
-            let mut columns = Vec::new();
-            for c in &ins.columns {
-                columns.push(check_column(&scope, &entity, &unquote(&c.to_string()))?);
-            }
-            if columns.is_empty() {
-                columns = model
-                    .entity(&entity)
-                    .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-            }
-            let on_conflict = match &ins.on {
-                Some(OnInsert::OnConflict(c)) => Some(match c.action {
-                    OnConflictAction::DoNothing => Conflict::DoNothing,
-                    OnConflictAction::DoUpdate(_) => Conflict::DoUpdate,
-                }),
-                Some(OnInsert::DuplicateKeyUpdate(_)) => Some(Conflict::DoUpdate),
-                _ => None,
-            };
-            MutationSpec {
-                kind: MutationKind::Insert,
-                entity,
-                columns,
-                on_conflict,
-                ..MutationSpec::default()
-            }
-        }
+        Statement::Insert(ins) => insert(model, &mut scope, ins)?,
         Statement::Update(up) => {
             if !up.table.joins.is_empty() || up.from.is_some() {
                 return Err(unsupported(
@@ -187,6 +148,53 @@ pub(crate) fn mutation(
     };
     m.columns.dedup();
     Ok(m)
+}
+
+/// An INSERT: its columns (all of the entity's when it names none) and its
+/// `ON CONFLICT` clause.
+fn insert(
+    model: &Model,
+    scope: &mut Scope,
+    ins: &sqlparser::ast::Insert,
+) -> Result<MutationSpec, DesignError> {
+    let TableObject::TableName(name) = &ins.table else {
+        return Err(unsupported(scope, "INSERT into a table function"));
+    };
+    let entity = object_name(name);
+    scope.add_named(name, None)?;
+    if let Some(src) = &ins.source
+        && !matches!(src.body.as_ref(), SetExpr::Values(_))
+    {
+        return Err(unsupported(
+            scope,
+            "INSERT … SELECT is outside the supported SQL subset",
+        ));
+    }
+    let mut columns = Vec::new();
+    for c in &ins.columns {
+        columns.push(check_column(scope, &entity, &unquote(&c.to_string()))?);
+    }
+    if columns.is_empty() {
+        columns = model
+            .entity(&entity)
+            .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
+            .unwrap_or_default();
+    }
+    let on_conflict = match &ins.on {
+        Some(OnInsert::OnConflict(c)) => Some(match c.action {
+            OnConflictAction::DoNothing => Conflict::DoNothing,
+            OnConflictAction::DoUpdate(_) => Conflict::DoUpdate,
+        }),
+        Some(OnInsert::DuplicateKeyUpdate(_)) => Some(Conflict::DoUpdate),
+        _ => None,
+    };
+    Ok(MutationSpec {
+        kind: MutationKind::Insert,
+        entity,
+        columns,
+        on_conflict,
+        ..MutationSpec::default()
+    })
 }
 
 fn unsupported(scope: &Scope, m: &str) -> DesignError {
