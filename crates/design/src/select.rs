@@ -439,6 +439,20 @@ fn projection_expr(scope: &Scope, e: &Expr, spec: &mut SelectSpec) -> Result<(),
                     }
                 }
             }
+            let distinct = matches!(
+                &f.args,
+                FunctionArguments::List(l)
+                    if l.duplicate_treatment == Some(sqlparser::ast::DuplicateTreatment::Distinct)
+            );
+            if let (true, Some(c)) = (distinct, &arg) {
+                // A counter counts rows, not distinct values: the partition's
+                // rows are read and the application counts the values.
+                push_unique(&mut spec.group_by, c.clone());
+                spec.app_order.push(format!(
+                    "counting the distinct `{}` values (`{name}(DISTINCT …)`): a counter would count rows, not distinct values, so the partition's rows are read",
+                    c.column
+                ));
+            }
             spec.aggregates.push((name, arg));
             return Ok(());
         }

@@ -300,3 +300,22 @@ fn a_foreign_keys_distinct_count_defaults_to_the_parents_rows() {
     // Not the loader's constant: one partition per customer.
     assert_eq!(orders.columns["username"].distinct, Some(40_000.0));
 }
+
+#[test]
+fn count_distinct_is_not_a_counter_of_rows() {
+    let mut q = fixture("queries.sql");
+    q.push_str("\n-- @name kinds_of_events @rate 5/s\nSELECT count(DISTINCT kind) FROM events WHERE username = $1;\n");
+    let d = shop_with(&q);
+    let plan = query(&d, "kinds_of_events");
+    let table = d
+        .tables
+        .iter()
+        .find(|t| Some(&t.name) == plan.table.as_ref())
+        .unwrap_or_else(|| panic!("no table for kinds_of_events"));
+    assert_ne!(table.kind, cqlmodel_design::derive::TableKind::Counter);
+    assert!(
+        plan.notes.iter().any(|n| n.contains("distinct")),
+        "{:?}",
+        plan.notes
+    );
+}
