@@ -77,8 +77,19 @@ pub fn select_cql(
     }
     let counter = t.kind == crate::derive::TableKind::Counter;
     if counter {
-        select_list.push(quote_ident("count"));
-        notes.push("reads the counter: one cell, however many rows were counted".into());
+        for (f, arg) in &spec.aggregates {
+            let name = match (f.as_str(), arg) {
+                ("sum", Some(a)) => format!("sum_{}", a.column),
+                _ => "count".into(),
+            };
+            let name = quote_ident(&name);
+            if !select_list.contains(&name) {
+                select_list.push(name);
+            }
+        }
+        notes.push(
+            "reads the counter: one cell per aggregate, however many rows were counted".into(),
+        );
     }
     for (f, arg) in spec.aggregates.iter().filter(|_| !grouped && !counter) {
         let inner = match arg.as_ref().and_then(|a| {
@@ -186,7 +197,7 @@ pub fn select_cql(
                     });
                 }
             }
-            KeyPart::Counter => {}
+            KeyPart::Counter | KeyPart::Sum(_) => {}
             KeyPart::Salt(n) => {
                 let n = u64::from(*n);
                 partitions = partitions.saturating_mul(n);

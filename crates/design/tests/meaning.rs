@@ -319,3 +319,28 @@ fn count_distinct_is_not_a_counter_of_rows() {
         plan.notes
     );
 }
+
+#[test]
+fn a_sum_by_key_is_a_counter_kept_by_inserts_and_updates() {
+    let d = shop();
+    assert_eq!(
+        query(&d, "customer_spend").cql.as_deref(),
+        Some("SELECT count, sum_total_cents FROM shop.order_count_by_username WHERE username = ?")
+    );
+    assert_eq!(
+        on(path(&d, "place_order"), "order_count_by_username").cql,
+        "UPDATE shop.order_count_by_username SET count = count + 1, sum_total_cents = sum_total_cents + ? WHERE username = ?"
+    );
+    let change = on(path(&d, "change_order"), "order_count_by_username");
+    assert_eq!(
+        change.cql,
+        "UPDATE shop.order_count_by_username SET sum_total_cents = sum_total_cents + ? WHERE username = ?"
+    );
+    // The difference is added only when the compare-and-set applied.
+    assert!(
+        change
+            .only_when
+            .as_deref()
+            .is_some_and(|w| w.contains("[applied]"))
+    );
+}

@@ -32,6 +32,8 @@ pub enum KeyPart {
     Salt(u32),
     /// The `count` counter column of a counter table.
     Counter,
+    /// The `sum_<column>` counter column of a counter table: `sum(column)`.
+    Sum(ColRef),
 }
 
 /// What kind of CQL object a designed table is.
@@ -259,6 +261,7 @@ fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
         ),
         KeyPart::Salt(_) => ("salt".into(), "int".into()),
         KeyPart::Counter => ("count".into(), "counter".into()),
+        KeyPart::Sum(c) => (format!("sum_{}", c.column), "counter".into()),
     };
     TableColumn {
         name,

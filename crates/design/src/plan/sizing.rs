@@ -121,7 +121,7 @@ fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
                 distribution: Some(Distribution::Uniform),
                 ..ColumnStats::default()
             }),
-            KeyPart::Counter => None,
+            KeyPart::Counter | KeyPart::Sum(_) => None,
         };
         if let Some(cs) = cs {
             ts.columns.insert(c.name.clone(), cs);

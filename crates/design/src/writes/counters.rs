@@ -81,3 +81,32 @@ pub(super) fn counter_statements(
         _ => Vec::new(),
     }
 }
+
+/// `count = count + 1, sum_total = sum_total + ?`: the SET of a counter table
+/// of aggregates when a counted row comes (`+`) or goes (`-`).
+pub(super) fn aggregate_set(t: &TableDesign, sign: &str) -> String {
+    t.columns
+        .iter()
+        .filter_map(|c| {
+            let n = quote_ident(&c.name);
+            match &c.part {
+                KeyPart::Counter => Some(format!("{n} = {n} {sign} 1")),
+                KeyPart::Sum(_) => Some(format!("{n} = {n} {sign} ?")),
+                _ => None,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `sum_total = sum_total + ?` for the summed attributes an UPDATE assigns.
+pub(super) fn sums_changed(t: &TableDesign, m: &MutationSpec) -> Vec<String> {
+    t.columns
+        .iter()
+        .filter(|c| matches!(&c.part, KeyPart::Sum(a) if a.entity == m.entity && m.columns.contains(&a.column)))
+        .map(|c| {
+            let n = quote_ident(&c.name);
+            format!("{n} = {n} + ?")
+        })
+        .collect()
+}

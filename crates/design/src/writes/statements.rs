@@ -146,8 +146,13 @@ fn plan_statements(
     match (presence, t.kind == TableKind::Counter) {
         (Presence::Grain, true) => {
             let where_ = where_of(&pk);
-            let cql =
-                |sign: &str| format!("UPDATE {table} SET count = count {sign} 1 WHERE {where_}");
+            let cql = |sign: &str| {
+                format!(
+                    "UPDATE {table} SET {} WHERE {where_}",
+                    super::counters::aggregate_set(t, sign)
+                )
+            };
+            let sums = super::counters::sums_changed(t, m);
             // A key of the count that the counted row does not hold (a
             // joined parent's attribute) is read first.
             let foreign: Vec<String> = pk
@@ -171,6 +176,17 @@ fn plan_statements(
                 MutationKind::Update if key_moves => {
                     push(cql("-"));
                     push(cql("+"));
+                }
+                MutationKind::Update if !sums.is_empty() => {
+                    let mut st = statement(
+                        t,
+                        format!("UPDATE {table} SET {} WHERE {where_}", sums.join(", ")),
+                        None,
+                    );
+                    st.reads_first = Some(
+                        "read the row's old value first and bind the difference (new - old)".into(),
+                    );
+                    p.statements.push(st);
                 }
                 MutationKind::Update => {}
             }

@@ -2,7 +2,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict cDh9Spu0dYl7yEvG0olzIzf8SP6dHixaH8ZRW6aoyZBd7YLDJkUzryqhNdTrK63
+\restrict xc2RSjXnMXm5RgjWXbxu1qty3mNbCSmbcKZgcEg8pjSaaHVocSQn6CA4IymMRG5
 
 -- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
 -- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
@@ -193,5 +193,5 @@ ALTER TABLE ONLY public.orders
 -- PostgreSQL database dump complete
 --
 
-\unrestrict cDh9Spu0dYl7yEvG0olzIzf8SP6dHixaH8ZRW6aoyZBd7YLDJkUzryqhNdTrK63
+\unrestrict xc2RSjXnMXm5RgjWXbxu1qty3mNbCSmbcKZgcEg8pjSaaHVocSQn6CA4IymMRG5
 

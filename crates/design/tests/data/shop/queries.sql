@@ -58,3 +58,6 @@ DELETE FROM events WHERE happened_at < now() - interval '90 days';
 
 -- @name cart_products @rate 20/s
 SELECT sku, title, price_cents FROM products WHERE sku = ANY($1);
+
+-- @name customer_spend @rate 20/s
+SELECT count(*), sum(total_cents) FROM orders WHERE username = $1;
