@@ -190,6 +190,15 @@ fn plan_statements(
                 }
                 MutationKind::Update => {}
             }
+            // A sum moves by the row's own value: the statement binds it.
+            let sums = t.columns.iter().any(|c| matches!(c.part, KeyPart::Sum(_)));
+            for st in p.statements.iter_mut().filter(|_| sums) {
+                if st.reads_first.is_none() && m.kind == MutationKind::Delete {
+                    st.reads_first = Some(
+                        "read the deleted row's summed values first: the sums subtract them".into(),
+                    );
+                }
+            }
         }
         (Presence::Grain, false) => {
             let repeat = fan(&mut p);
