@@ -198,6 +198,7 @@ pub fn write_paths(
         tables,
         keyspace,
         stats,
+        mentions: path::mentions(tables),
     };
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))

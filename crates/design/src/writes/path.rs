@@ -2,13 +2,15 @@
 //! checked made a lightweight transaction, the order, the mechanisms and what
 //! is not atomic.
 
+use std::collections::HashMap;
+
 use cqlmodel_stats::Stats;
 
 use super::mechanisms::assign_mechanisms;
 use super::presence::pk_is_entity_key;
 use super::statements::plan_table;
 use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, ranges};
-use crate::derive::TableDesign;
+use crate::derive::{KeyPart, TableDesign};
 use crate::meaning::Meaning;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
@@ -20,6 +22,33 @@ pub(super) struct Context<'a> {
     pub(super) tables: &'a [TableDesign],
     pub(super) keyspace: &'a str,
     pub(super) stats: Option<&'a Stats>,
+    /// Per entity, the indexes of the tables that hold any of its attributes
+    /// (rows, statics, copies, counts): the only tables a mutation can touch.
+    pub(super) mentions: HashMap<String, Vec<usize>>,
+}
+
+/// Which tables hold attributes of which entity (directly or through a join
+/// equality), computed once for every path.
+pub(super) fn mentions(tables: &[TableDesign]) -> HashMap<String, Vec<usize>> {
+    let mut out: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, t) in tables.iter().enumerate() {
+        let mut entities: Vec<&str> = t.grain.iter().map(String::as_str).collect();
+        entities.push(&t.entity);
+        for class in &t.classes {
+            entities.extend(class.iter().map(|c| c.entity.as_str()));
+        }
+        for c in &t.columns {
+            if let KeyPart::Attr(a) | KeyPart::Bucket(a, _) | KeyPart::Sum(a) = &c.part {
+                entities.push(&a.entity);
+            }
+        }
+        entities.sort_unstable();
+        entities.dedup();
+        for e in entities {
+            out.entry(e.to_string()).or_default().push(i);
+        }
+    }
+    out
 }
 
 pub(super) fn plan_path(
@@ -81,7 +110,8 @@ fn table_statements(
     let (model, keyspace, stats) = (ctx.model, ctx.keyspace, ctx.stats);
     let mut statements = Vec::new();
     let mut amplification: Option<f64> = None;
-    for t in ctx.tables {
+    let touched = ctx.mentions.get(&m.entity).map_or(&[][..], Vec::as_slice);
+    for t in touched.iter().filter_map(|i| ctx.tables.get(*i)) {
         let planned = plan_table(model, keyspace, t, m, stats);
         if let Some(note) = planned.note {
             notes.push(note);
