@@ -79,7 +79,23 @@ pub fn run(
         }
         s
     };
-    (stdout, String::new(), 0)
+    // Statements the designer could not translate: the rest is written, each
+    // gets its own diagnostic, and the run is a partial result (exit 1).
+    if d.errors.is_empty() {
+        return (stdout, String::new(), 0);
+    }
+    let diagnostics: Vec<Diagnostic> = d
+        .errors
+        .iter()
+        .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
+        .collect();
+    if json_output {
+        // The design with its errors rendered as every command renders them.
+        let mut value = json(&d);
+        value["errors"] = serde_json::json!(render_json(&diagnostics, &sources));
+        return (pretty(&value), String::new(), 1);
+    }
+    (stdout, render_human(&diagnostics, &sources, color), 1)
 }
 
 /// The keyspace: the model file's stem, or its directory's name for `model.sql`.
@@ -147,16 +163,7 @@ impl InputFiles {
 /// The diagnostic code of each kind of design error: kebab-case, like the
 /// codes of the other commands' input errors (`syntax`, `stats`, `schema`).
 fn error_code(kind: &DesignErrorKind) -> &'static str {
-    match kind {
-        DesignErrorKind::Syntax => "syntax",
-        DesignErrorKind::Unsupported => "unsupported",
-        DesignErrorKind::UnknownTable => "unknown-table",
-        DesignErrorKind::UnknownColumn => "unknown-column",
-        DesignErrorKind::NoForeignKeyPath => "no-foreign-key-path",
-        DesignErrorKind::Annotation => "annotation",
-        DesignErrorKind::Stats => "stats",
-        DesignErrorKind::Model => "model",
-    }
+    kind.code()
 }
 
 /// A design error as a diagnostic pointing into `file`.

@@ -39,6 +39,22 @@ pub enum DesignErrorKind {
     Model,
 }
 
+impl DesignErrorKind {
+    /// The diagnostic code: kebab-case, like the review's rule names.
+    pub fn code(&self) -> &'static str {
+        match self {
+            DesignErrorKind::Syntax => "syntax",
+            DesignErrorKind::Unsupported => "unsupported",
+            DesignErrorKind::UnknownTable => "unknown-table",
+            DesignErrorKind::UnknownColumn => "unknown-column",
+            DesignErrorKind::NoForeignKeyPath => "no-foreign-key-path",
+            DesignErrorKind::Annotation => "annotation",
+            DesignErrorKind::Stats => "stats",
+            DesignErrorKind::Model => "model",
+        }
+    }
+}
+
 /// One input error, with its place.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{}:{line}:{column}: {message}", source_file.label())]

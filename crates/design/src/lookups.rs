@@ -36,7 +36,7 @@ pub fn ensure_lookup(
 ) -> Option<usize> {
     let e = model.entity(entity)?;
     let serves = |t: &TableDesign| {
-        keyed_by_id(e, t)
+        (keyed_by_id(e, t) || t.rows_by_primary_key(e))
             && e.attributes
                 .iter()
                 .all(|a| t.column_of(&attr(e, &a.name)).is_some())
@@ -45,13 +45,21 @@ pub fn ensure_lookup(
         return None;
     }
     let own = [entity.to_string()];
-    if let Some(i) = tables
-        .iter()
-        .position(|t| t.grain == own && t.kind == TableKind::Table && keyed_by_id(e, t))
-    {
+    if let Some(i) = tables.iter().position(|t| {
+        t.grain == own
+            && t.kind == TableKind::Table
+            && (keyed_by_id(e, t) || t.rows_by_primary_key(e))
+    }) {
         let t = tables.get_mut(i)?;
         let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(e, &a.name)).collect();
-        add_columns(model, t, &wanted, &wanted);
+        // Keyed by the primary key alone a partition is one row (static or
+        // not is the same); with clustering the attributes are the row's.
+        let by_partition: &[ColRef] = if t.clustering.is_empty() {
+            &wanted
+        } else {
+            &[]
+        };
+        add_columns(model, t, &wanted, by_partition);
         t.decisions.push(format!(
             "holds every `{entity}` attribute ({why}): keyed by the primary key alone, it serves the read in one partition"
         ));
@@ -101,7 +109,9 @@ pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<T
         }
     };
     for (kind, entity, key) in &mutations {
-        if *kind == MutationKind::Insert {
+        // An insert has every key; a mutation without equalities (a
+        // retention job) names no row to look up.
+        if *kind == MutationKind::Insert || key.is_empty() {
             continue;
         }
         let unbound = tables.iter().any(|t| {

@@ -6,41 +6,14 @@ use cqlmodel_cql::Comment;
 use cqlmodel_cql::ast::Span;
 use cqlmodel_review::annotations::{Annotations, annotations_for};
 use cqlmodel_review::query::{CONSISTENCY_LEVELS, parse_rate};
-use sqlparser::ast::{AssignmentTarget, Expr, FromTable, SetExpr, Statement, TableObject};
+use sqlparser::ast::Statement;
 
 use crate::error::{DesignError, DesignErrorKind, Source};
-use crate::relational::{Model, object_name, parse_one, statement_kind, unquote};
-use crate::select::{ColRef, Scope, SelectSpec, analyze_select, conjuncts};
-use crate::split::split_statements;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MutationKind {
-    Insert,
-    Update,
-    Delete,
-}
-
-impl MutationKind {
-    pub fn verb(self) -> &'static str {
-        match self {
-            MutationKind::Insert => "insert",
-            MutationKind::Update => "update",
-            MutationKind::Delete => "delete",
-        }
-    }
-}
-
-/// An INSERT, UPDATE or DELETE on one entity.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MutationSpec {
-    pub kind: MutationKind,
-    pub entity: String,
-    /// Inserted or assigned columns.
-    pub columns: Vec<String>,
-    /// Columns the WHERE binds by equality (UPDATE, DELETE).
-    pub key: Vec<String>,
-}
+use crate::mutations::mutation;
+pub use crate::mutations::{Condition, Conflict, MutationKind, MutationSpec, RangeBound};
+use crate::relational::{Model, parse_one, statement_kind};
+use crate::select::{SelectSpec, analyze_select};
+use crate::split::{Chunk, split_statements};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body {
@@ -69,7 +42,7 @@ pub struct QuerySpec {
 
 const PATHS: &[&str] = &["oltp", "admin", "analytics", "migration"];
 
-pub fn parse_queries(model: &Model, text: &str) -> Result<Vec<QuerySpec>, DesignError> {
+pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError> {
     let chunks = split_statements(text);
     let mut comments = Vec::new();
     let mut spans = Vec::new();
@@ -89,37 +62,55 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<Vec<QuerySpec>, Design
         });
     }
     let annotations = annotations_for(&comments, &spans);
-    let mut out: Vec<QuerySpec> = Vec::new();
+    let mut list = QueryList::default();
     for (i, (chunk, ann)) in chunks.iter().zip(annotations).enumerate() {
         let at = (chunk.line, chunk.column);
-        let statement = parse_one(chunk, Source::Queries)?;
-        let body = match &statement {
-            Statement::Query(q) => Body::Select(analyze_select(model, q, at)?),
-            Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-                Body::Mutation(mutation(model, &statement, at)?)
-            }
-            other => {
-                return Err(DesignError::new(
-                    DesignErrorKind::Unsupported,
-                    Source::Queries,
-                    at,
-                    format!(
-                        "`{}` is outside the supported subset of a query list (SELECT, INSERT, UPDATE, DELETE)",
-                        statement_kind(other)
-                    ),
-                ));
+        // A statement the designer cannot translate costs only itself: its
+        // error is reported and the rest of the list is designed.
+        let body = match translate(model, chunk, at) {
+            Ok(body) => body,
+            Err(e) => {
+                list.errors.push(e);
+                continue;
             }
         };
         let q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
-        if out.iter().any(|o| o.name == q.name) {
+        if list.specs.iter().any(|o| o.name == q.name) {
             return Err(annotation_error(
                 at,
                 format!("two queries are named `{}`", q.name),
             ));
         }
-        out.push(q);
+        list.specs.push(q);
     }
-    Ok(out)
+    Ok(list)
+}
+
+/// The statements the designer understood, and an error for each it could not
+/// translate.
+#[derive(Debug, Clone, Default)]
+pub struct QueryList {
+    pub specs: Vec<QuerySpec>,
+    pub errors: Vec<DesignError>,
+}
+
+fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
+    let statement = parse_one(chunk, Source::Queries)?;
+    match &statement {
+        Statement::Query(q) => Ok(Body::Select(analyze_select(model, q, at)?)),
+        Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
+            Ok(Body::Mutation(mutation(model, &statement, at)?))
+        }
+        other => Err(DesignError::new(
+            DesignErrorKind::Unsupported,
+            Source::Queries,
+            at,
+            format!(
+                "`{}` is outside the supported subset of a query list (SELECT, INSERT, UPDATE, DELETE)",
+                statement_kind(other)
+            ),
+        )),
+    }
 }
 
 fn annotation_error(at: (usize, usize), m: String) -> DesignError {
@@ -238,135 +229,4 @@ fn annotate(
         table,
         body,
     })
-}
-
-fn mutation(
-    model: &Model,
-    statement: &Statement,
-    at: (usize, usize),
-) -> Result<MutationSpec, DesignError> {
-    let mut scope = Scope {
-        model,
-        tables: Vec::new(),
-        at,
-        source: Source::Queries,
-    };
-    let unsupported = |scope: &Scope, m: String| scope.err(DesignErrorKind::Unsupported, at, m);
-    let (kind, entity, columns, selection) = match statement {
-        Statement::Insert(ins) => {
-            let TableObject::TableName(name) = &ins.table else {
-                return Err(unsupported(&scope, "INSERT into a table function".into()));
-            };
-            let entity = object_name(name);
-            scope.add_named(name, None)?;
-            if let Some(src) = &ins.source
-                && !matches!(src.body.as_ref(), SetExpr::Values(_))
-            {
-                return Err(unsupported(
-                    &scope,
-                    "INSERT … SELECT is outside the supported SQL subset".into(),
-                ));
-            }
-            let mut cols = Vec::new();
-            for c in &ins.columns {
-                cols.push(check_column(&scope, &entity, &unquote(&c.to_string()))?);
-            }
-            if cols.is_empty() {
-                cols = model
-                    .entity(&entity)
-                    .map(|e| e.attributes.iter().map(|a| a.name.clone()).collect())
-                    .unwrap_or_default();
-            }
-            (MutationKind::Insert, entity, cols, None)
-        }
-        Statement::Update(up) => {
-            if !up.table.joins.is_empty() || up.from.is_some() {
-                return Err(unsupported(
-                    &scope,
-                    "UPDATE with joins or FROM is outside the supported SQL subset".into(),
-                ));
-            }
-            let entity = scope.add_table(&up.table.relation)?;
-            let mut cols = Vec::new();
-            for a in &up.assignments {
-                let AssignmentTarget::ColumnName(n) = &a.target else {
-                    return Err(unsupported(&scope, "a tuple assignment".into()));
-                };
-                cols.push(check_column(&scope, &entity, &object_name(n))?);
-            }
-            (MutationKind::Update, entity, cols, up.selection.clone())
-        }
-        Statement::Delete(del) => {
-            let tables = match &del.from {
-                FromTable::WithFromKeyword(t) | FromTable::WithoutKeyword(t) => t,
-            };
-            let [one] = tables.as_slice() else {
-                return Err(unsupported(&scope, "DELETE from several tables".into()));
-            };
-            if !one.joins.is_empty() || del.using.is_some() {
-                return Err(unsupported(
-                    &scope,
-                    "DELETE with joins or USING is outside the supported SQL subset".into(),
-                ));
-            }
-            let entity = scope.add_table(&one.relation)?;
-            (
-                MutationKind::Delete,
-                entity,
-                Vec::new(),
-                del.selection.clone(),
-            )
-        }
-        _ => return Err(unsupported(&scope, "statement".into())),
-    };
-    let mut key = Vec::new();
-    if let Some(w) = &selection {
-        for p in conjuncts(w) {
-            let col = match p {
-                Expr::BinaryOp {
-                    left,
-                    op: sqlparser::ast::BinaryOperator::Eq,
-                    right,
-                } => match (scope.column(left)?, scope.column(right)?) {
-                    (Some(c), None) | (None, Some(c)) => Some(c),
-                    _ => None,
-                },
-                _ => None,
-            };
-            match col {
-                Some(ColRef { column, .. }) => key.push(column),
-                None => {
-                    return Err(scope.err(
-                        DesignErrorKind::Unsupported,
-                        scope.pos(p),
-                        format!(
-                            "`{p}` in a mutation's WHERE: only equalities on columns are supported"
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-    Ok(MutationSpec {
-        kind,
-        entity,
-        columns,
-        key,
-    })
-}
-
-fn check_column(scope: &Scope, entity: &str, column: &str) -> Result<String, DesignError> {
-    let known = scope
-        .model
-        .entity(entity)
-        .is_some_and(|e| e.attribute(column).is_some());
-    if known {
-        Ok(column.to_string())
-    } else {
-        Err(scope.err(
-            DesignErrorKind::UnknownColumn,
-            scope.at,
-            format!("unknown column `{column}` of `{entity}`"),
-        ))
-    }
 }

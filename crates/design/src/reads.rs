@@ -77,8 +77,19 @@ pub fn select_cql(
     }
     let counter = t.kind == crate::derive::TableKind::Counter;
     if counter {
-        select_list.push(quote_ident("count"));
-        notes.push("reads the counter: one cell, however many rows were counted".into());
+        for (f, arg) in &spec.aggregates {
+            let name = match (f.as_str(), arg) {
+                ("sum", Some(a)) => format!("sum_{}", a.column),
+                _ => "count".into(),
+            };
+            let name = quote_ident(&name);
+            if !select_list.contains(&name) {
+                select_list.push(name);
+            }
+        }
+        notes.push(
+            "reads the counter: one cell per aggregate, however many rows were counted".into(),
+        );
     }
     for (f, arg) in spec.aggregates.iter().filter(|_| !grouped && !counter) {
         let inner = match arg.as_ref().and_then(|a| {
@@ -144,6 +155,14 @@ pub fn select_cql(
                         col.name
                     ));
                 }
+                Some(n) if n > 1 && spec.any_of.iter().any(|a| same(a, c)) => {
+                    partitions = partitions.saturating_mul(n);
+                    conds.push(format!("{name} IN ?"));
+                    notes.push(format!(
+                        "`{} = ANY($n)` is `IN ?` with the array bound as one list; partitions counted for {n} values (one per value: keep the list short)",
+                        col.name
+                    ));
+                }
                 Some(n) if n > 1 => {
                     partitions = partitions.saturating_mul(n);
                     conds.push(format!("{name} IN ({})", markers(n)));
@@ -178,7 +197,7 @@ pub fn select_cql(
                     });
                 }
             }
-            KeyPart::Counter => {}
+            KeyPart::Counter | KeyPart::Sum(_) => {}
             KeyPart::Salt(n) => {
                 let n = u64::from(*n);
                 partitions = partitions.saturating_mul(n);
@@ -207,6 +226,10 @@ pub fn select_cql(
             continue;
         }
         full_key = false;
+        if let Some(slice) = keyset_slice(t, spec, i, &same) {
+            conds.push(slice);
+            restricts_clustering = true;
+        }
         for (r, op) in &spec.range_ops {
             if same(r, c) {
                 conds.push(format!("{name} {op} ?"));
@@ -305,4 +328,30 @@ fn spec_classes(spec: &SelectSpec) -> Vec<Vec<crate::select::ColRef>> {
         .iter()
         .map(|(a, b)| vec![a.clone(), b.clone()])
         .collect()
+}
+
+/// `(a, b) < (?, ?)` when the keyset's columns are the table's clustering
+/// columns from position `at` on, in order (Cassandra's multi-column slice).
+fn keyset_slice(
+    t: &TableDesign,
+    spec: &SelectSpec,
+    at: usize,
+    same: &dyn Fn(&crate::select::ColRef, &crate::select::ColRef) -> bool,
+) -> Option<String> {
+    let (cols, op) = spec.keyset.as_ref()?;
+    let mut names = Vec::new();
+    for (k, (p, _)) in cols.iter().zip(t.clustering.iter().skip(at)) {
+        let KeyPart::Attr(c) = p else { return None };
+        if !same(k, c) {
+            return None;
+        }
+        names.push(quote_ident(&t.column_for(p)?.name));
+    }
+    (names.len() == cols.len()).then(|| {
+        format!(
+            "({}) {op} ({})",
+            names.join(", "),
+            vec!["?"; names.len()].join(", ")
+        )
+    })
 }

@@ -78,7 +78,20 @@ pub fn json(d: &Design) -> Value {
         "tables": tables,
         "queries": queries,
         "write_paths": d.write_paths,
+        "placements": crate::placements::placements(&d.model, &d.tables),
         "warnings": d.warnings,
+        "errors": d.errors.iter().map(error_json).collect::<Vec<_>>(),
+    })
+}
+
+/// A statement the designer could not translate, as JSON.
+fn error_json(e: &crate::error::DesignError) -> Value {
+    json!({
+        "code": e.kind.code(),
+        "file": e.source_file.label(),
+        "line": e.line,
+        "column": e.column,
+        "message": e.message,
     })
 }
 
@@ -184,7 +197,9 @@ pub fn report_md(d: &Design) -> String {
             s.push_str(&format!("- {n}\n"));
         }
         if w.statements.is_empty() {
-            s.push_str("No designed table holds this entity's attributes.\n");
+            if w.notes.is_empty() {
+                s.push_str("No designed table holds this entity's attributes.\n");
+            }
             continue;
         }
         for (i, st) in w.statements.iter().enumerate() {
@@ -215,6 +230,19 @@ pub fn report_md(d: &Design) -> String {
         }
         s.push_str(&format!("\nNot atomic: {}.\n", w.not_atomic));
     }
+    placements_md(d, &mut s);
+    if !d.errors.is_empty() {
+        s.push_str("\n## Statements not translated\n\nThe design above leaves these statements of the query list out: rewrite them (or serve them off the OLTP path) and run `design` again.\n\n");
+        for e in &d.errors {
+            s.push_str(&format!(
+                "- queries line {}, column {}: error[{}] {}\n",
+                e.line,
+                e.column,
+                e.kind.code(),
+                e.message
+            ));
+        }
+    }
     if !d.warnings.is_empty() {
         s.push_str("\n## Warnings\n\n");
         for w in &d.warnings {
@@ -222,4 +250,27 @@ pub fn report_md(d: &Design) -> String {
         }
     }
     s
+}
+
+/// Per entity, the tables and columns that store each attribute.
+fn placements_md(d: &Design, s: &mut String) {
+    s.push_str("\n## Where each column lives\n\n| entity | column | stored in |\n|---|---|---|\n");
+    for e in crate::placements::placements(&d.model, &d.tables) {
+        for c in &e.columns {
+            s.push_str(&format!(
+                "| {} | {} | {} |\n",
+                e.entity,
+                c.column,
+                if c.stored_in.is_empty() {
+                    "**nowhere** (no statement writes it)".to_string()
+                } else {
+                    c.stored_in
+                        .iter()
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ));
+        }
+    }
 }

@@ -18,6 +18,10 @@ pub struct ColRef {
     pub column: String,
 }
 
+/// The number of values assumed for `= ANY($n)` (an array of unknown length)
+/// when counting partitions: the read notes it.
+pub const ANY_VALUES: usize = 10;
+
 /// What a SELECT asks for.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SelectSpec {
@@ -30,6 +34,12 @@ pub struct SelectSpec {
     pub aggregates: Vec<(String, Option<ColRef>)>,
     /// Attributes bound by `=` (or `IN`, with the number of values).
     pub equalities: Vec<(ColRef, usize)>,
+    /// Attributes bound by `= ANY($n)`: an array parameter, CQL's `IN ?` (a
+    /// list bound as one value); counted as `ANY_VALUES` values in `equalities`.
+    pub any_of: Vec<ColRef>,
+    /// A row-value comparison `(a, b) < ($1, $2)` (keyset pagination): the
+    /// columns in order and the operator, CQL's multi-column slice.
+    pub keyset: Option<(Vec<ColRef>, String)>,
     /// Attributes bound by `<`, `<=`, `>`, `>=`, `BETWEEN`.
     pub ranges: Vec<ColRef>,
     /// The range operators per attribute, as CQL writes them (`>=`, `<`).
@@ -429,6 +439,20 @@ fn projection_expr(scope: &Scope, e: &Expr, spec: &mut SelectSpec) -> Result<(),
                     }
                 }
             }
+            let distinct = matches!(
+                &f.args,
+                FunctionArguments::List(l)
+                    if l.duplicate_treatment == Some(sqlparser::ast::DuplicateTreatment::Distinct)
+            );
+            if let (true, Some(c)) = (distinct, &arg) {
+                // A counter counts rows, not distinct values: the partition's
+                // rows are read and the application counts the values.
+                push_unique(&mut spec.group_by, c.clone());
+                spec.app_order.push(format!(
+                    "counting the distinct `{}` values (`{name}(DISTINCT …)`): a counter would count rows, not distinct values, so the partition's rows are read",
+                    c.column
+                ));
+            }
             spec.aggregates.push((name, arg));
             return Ok(());
         }
@@ -500,6 +524,7 @@ pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
 fn predicates(scope: &Scope, w: &Expr, spec: &mut SelectSpec) -> Result<(), DesignError> {
     for p in conjuncts(w) {
         match p {
+            Expr::BinaryOp { left, op, right } if keyset(scope, left, op, right, spec)? => {}
             Expr::BinaryOp { left, op, right } => {
                 let (col, value_side, flipped) = match (scope.column(left)?, scope.column(right)?) {
                     (Some(a), Some(b)) if *op == BinaryOperator::Eq => {
@@ -557,6 +582,18 @@ fn predicates(scope: &Scope, w: &Expr, spec: &mut SelectSpec) -> Result<(), Desi
                 Some(c) => spec.equalities.push((c, list.len().max(1))),
                 None => spec.ad_hoc.push(p.to_string()),
             },
+            Expr::AnyOp {
+                left,
+                compare_op: BinaryOperator::Eq,
+                right,
+                ..
+            } => match scope.column(left)? {
+                Some(c) if scope.is_value(right)? => {
+                    spec.equalities.push((c.clone(), ANY_VALUES));
+                    spec.any_of.push(c);
+                }
+                _ => spec.ad_hoc.push(p.to_string()),
+            },
             Expr::In {
                 target: InTarget::Subquery(_),
                 ..
@@ -573,6 +610,39 @@ fn predicates(scope: &Scope, w: &Expr, spec: &mut SelectSpec) -> Result<(), Desi
         }
     }
     Ok(())
+}
+
+/// `(a, b) < ($1, $2)`: a row-value comparison of columns with values is a
+/// keyset page's bound (CQL's multi-column slice on clustering columns).
+fn keyset(
+    scope: &Scope,
+    left: &Expr,
+    op: &BinaryOperator,
+    right: &Expr,
+    spec: &mut SelectSpec,
+) -> Result<bool, DesignError> {
+    let (Expr::Tuple(cols), Expr::Tuple(values)) = (left, right) else {
+        return Ok(false);
+    };
+    let op = match op {
+        BinaryOperator::Lt => "<",
+        BinaryOperator::LtEq => "<=",
+        BinaryOperator::Gt => ">",
+        BinaryOperator::GtEq => ">=",
+        _ => return Ok(false),
+    };
+    if cols.len() != values.len() || cols.len() < 2 || spec.keyset.is_some() {
+        return Ok(false);
+    }
+    let mut refs = Vec::new();
+    for (c, v) in cols.iter().zip(values) {
+        match scope.column(c)? {
+            Some(r) if scope.is_value(v)? => refs.push(r),
+            _ => return Ok(false),
+        }
+    }
+    spec.keyset = Some((refs, op.to_string()));
+    Ok(true)
 }
 
 /// Every join follows a foreign key between the two entities it connects.

@@ -18,6 +18,7 @@ fn examples() -> Vec<PathBuf> {
         })
         .unwrap_or_default();
     dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiny"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shop"));
     dirs.sort();
     dirs
 }

@@ -32,6 +32,8 @@ pub enum KeyPart {
     Salt(u32),
     /// The `count` counter column of a counter table.
     Counter,
+    /// The `sum_<column>` counter column of a counter table: `sum(column)`.
+    Sum(ColRef),
 }
 
 /// What kind of CQL object a designed table is.
@@ -97,6 +99,35 @@ impl TableDesign {
             KeyPart::Attr(a) => a == c || class.contains(a),
             _ => false,
         })
+    }
+
+    /// True when the table holds `e`'s rows keyed by `e`'s primary key: the
+    /// partition key made of primary-key columns (no bucket, no salt) and the
+    /// rest of the primary key clustering. A read or a conditional write by
+    /// the full primary key finds one row in one partition.
+    pub fn rows_by_primary_key(&self, e: &crate::relational::Entity) -> bool {
+        let own = |p: &KeyPart| match p {
+            KeyPart::Attr(a) => class_of(&self.classes, a)
+                .iter()
+                .chain(std::iter::once(a))
+                .find(|x| x.entity == e.name)
+                .map(|x| x.column.clone()),
+            _ => None,
+        };
+        let partition: Vec<Option<String>> = self.partition_key.iter().map(own).collect();
+        let clustering: Vec<Option<String>> = self.clustering.iter().map(|(p, _)| own(p)).collect();
+        self.kind == TableKind::Table
+            && self.grain == [e.name.clone()]
+            && !partition.is_empty()
+            && partition
+                .iter()
+                .all(|c| c.as_ref().is_some_and(|c| e.primary_key.contains(c)))
+            && e.primary_key.iter().all(|k| {
+                partition
+                    .iter()
+                    .chain(&clustering)
+                    .any(|c| c.as_ref() == Some(k))
+            })
     }
 
     pub fn key_signature(&self) -> (Vec<KeyPart>, Vec<(KeyPart, bool)>) {
@@ -230,6 +261,7 @@ fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
         ),
         KeyPart::Salt(_) => ("salt".into(), "int".into()),
         KeyPart::Counter => ("count".into(), "counter".into()),
+        KeyPart::Sum(c) => (format!("sum_{}", c.column), "counter".into()),
     };
     TableColumn {
         name,

@@ -210,7 +210,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     let grain = grain_of(model, spec, &classes(spec, &first));
     let root = row_entity(spec, &grain);
     let classes = classes(spec, &root);
-    if is_counter_query(spec) {
+    if is_counter_query(model, spec) {
         return Ok(counter_table(model, q, spec, &classes, root, grain));
     }
     let mut decisions = Vec::new();
@@ -257,6 +257,20 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
                 } else {
                     "ASC"
                 }
+            ));
+            clustering.push((KeyPart::Attr(r.clone()), desc));
+            key_attrs.push(r);
+        }
+    }
+    for k in spec.keyset.iter().flat_map(|(cols, _)| cols) {
+        let r = rep(&classes, k);
+        if !key_attrs.contains(&r) {
+            let desc = desc_of(&r).unwrap_or(false);
+            decisions.push(format!(
+                "`{}` is in {}'s keyset bound (a row-value comparison): clustering column {}, in the bound's order (CQL's multi-column slice)",
+                r.column,
+                q.name,
+                if desc { "DESC" } else { "ASC" }
             ));
             clustering.push((KeyPart::Attr(r.clone()), desc));
             key_attrs.push(r);
@@ -344,12 +358,18 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
 
 /// `count(*)` (or `count(col)`) of the rows matching equalities only: a read
 /// would count a whole partition on every execution.
-fn is_counter_query(spec: &SelectSpec) -> bool {
+/// `sum(x)` of a whole-number attribute is a counter too (added on insert,
+/// subtracted on delete).
+fn is_counter_query(model: &Model, spec: &SelectSpec) -> bool {
     !spec.aggregates.is_empty()
-        && spec
-            .aggregates
-            .iter()
-            .all(|(f, _)| f.eq_ignore_ascii_case("count"))
+        && spec.aggregates.iter().all(|(f, arg)| {
+            f.eq_ignore_ascii_case("count")
+                || (f.eq_ignore_ascii_case("sum")
+                    && arg.as_ref().is_some_and(|a| {
+                        attr_type(model, a)
+                            .is_some_and(|t| matches!(t.as_str(), "int" | "bigint" | "smallint"))
+                    }))
+        })
         && spec.group_by.is_empty()
         && spec.ranges.is_empty()
         && !spec.equalities.is_empty()
@@ -397,11 +417,33 @@ fn counter_table(
         ordered: 0,
     };
     add_columns(model, &mut t, &[], &[]);
-    t.columns.push(TableColumn {
-        name: "count".into(),
-        cql_type: "counter".into(),
-        role: Role::Regular,
-        part: KeyPart::Counter,
-    });
+    let mut parts: Vec<KeyPart> = Vec::new();
+    for (f, arg) in &spec.aggregates {
+        let part = match (f.as_str(), arg) {
+            ("sum", Some(a)) => KeyPart::Sum(rep(classes, a)),
+            _ => KeyPart::Counter,
+        };
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    for part in parts {
+        let (name, cql_type) = match &part {
+            KeyPart::Sum(c) => (format!("sum_{}", c.column), "counter".to_string()),
+            _ => ("count".to_string(), "counter".to_string()),
+        };
+        if let KeyPart::Sum(c) = &part {
+            t.decisions.push(format!(
+                "`sum({})` is the counter `{name}`: added on insert, subtracted on delete, moved by the difference on update",
+                c.column
+            ));
+        }
+        t.columns.push(TableColumn {
+            name,
+            cql_type,
+            role: Role::Regular,
+            part,
+        });
+    }
     t
 }

@@ -30,7 +30,8 @@ pub(super) fn choose_compaction(
                 None
             }
             Some(Retention::Seconds(s)) => Some(s),
-            _ => None,
+            // A TTL that replaces a retention job (`records`), else none.
+            _ => t.ttl,
         };
         let mutations: Vec<&crate::querylist::MutationSpec> = specs
             .iter()

@@ -2,6 +2,7 @@
 //! and writes.
 
 mod compaction;
+mod counter_reads;
 mod sizing;
 
 use std::collections::BTreeMap;
@@ -11,7 +12,7 @@ use serde::Serialize;
 
 use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
 use crate::error::{DesignError, DesignErrorKind, Source};
-use crate::querylist::{Body, QuerySpec, parse_queries};
+use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::{QueryPlan, select_cql};
 use crate::relational::{Model, parse_model};
 use crate::schema_out::{keyspace_cql, table_cql};
@@ -42,6 +43,10 @@ pub struct Design {
     pub queries: Vec<QueryPlan>,
     pub write_paths: Vec<WritePath>,
     pub warnings: Vec<String>,
+    /// The statements of the query list the designer could not translate: the
+    /// rest is designed without them (the command exits 1).
+    #[serde(skip)]
+    pub errors: Vec<DesignError>,
     #[serde(skip)]
     pub model: Model,
     #[serde(skip)]
@@ -135,9 +140,12 @@ pub(crate) fn rate_text(per_second: f64) -> String {
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let model = parse_model(input.model_sql)?;
-    let specs = match input.queries_sql {
+    let QueryList {
+        specs,
+        errors: query_errors,
+    } = match input.queries_sql {
         Some(text) => parse_queries(&model, text)?,
-        None => Vec::new(),
+        None => QueryList::default(),
     };
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text)?),
@@ -145,6 +153,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
+    let meaning = crate::meaning::decide(&model, &mut specs);
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
@@ -170,6 +179,12 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
     crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    warnings.extend(crate::records::keep_every_write(
+        &model,
+        &specs,
+        &meaning,
+        &mut tables,
+    ));
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
@@ -233,9 +248,11 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         ));
     }
     crate::views::choose_views(&model, &specs, &mut tables);
+    counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
     let write_paths = write_paths(
         &model,
         &specs,
+        &meaning,
         &tables,
         input.keyspace,
         entity_stats.as_ref(),
@@ -257,6 +274,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         queries,
         write_paths,
         warnings,
+        errors: query_errors,
         model,
         specs,
         table_stats,

@@ -121,15 +121,50 @@ fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
                 distribution: Some(Distribution::Uniform),
                 ..ColumnStats::default()
             }),
-            KeyPart::Counter => None,
+            KeyPart::Counter | KeyPart::Sum(_) => None,
         };
         if let Some(cs) = cs {
             ts.columns.insert(c.name.clone(), cs);
         }
     }
     keyed_through_parent(model, t, stats, &mut ts);
+    foreign_key_values(model, t, stats, &mut ts);
     key_values_per_row(model, t, &mut ts);
     ts
+}
+
+/// A partition-key column that is a foreign key and whose distinct count the
+/// statistics do not give has, at most and by default, as many values as the
+/// referenced table has rows (every parent has children), not the loader's
+/// constant default.
+fn foreign_key_values(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut TableStats) {
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let Some(e) = model.entity(&a.entity) else {
+            continue;
+        };
+        let Some(fk) = e
+            .foreign_keys
+            .iter()
+            .find(|f| f.columns.as_slice() == [a.column.clone()])
+        else {
+            continue;
+        };
+        let Some(parent) = stats.tables.get(&entity_key(&fk.table)) else {
+            continue;
+        };
+        let rows = match parent.volume {
+            Volume::Fixed { rows } => rows,
+            Volume::Growth { rows_per_second } => {
+                rows_per_second * parent.horizon.unwrap_or(365 * 86_400) as f64
+            }
+            Volume::Unspecified => continue,
+        };
+        let cs = ts.columns.entry(c.name.clone()).or_default();
+        if cs.distinct.is_none() {
+            cs.distinct = Some(rows.max(1.0).round());
+        }
+    }
 }
 
 /// A partition key that is a parent's unique attribute (`tags.name` keying

@@ -22,6 +22,9 @@ pub(super) fn assign_mechanisms(statements: &mut [WriteStatement]) {
         } else if s.lwt {
             s.mechanism = "lightweight transaction, first".into();
             s.reason = "claims the UNIQUE value (Paxos, LOCAL_SERIAL): when it is not applied the value is taken and nothing else is written (release the claims this mutation already made, DELETE … IF <id> = ?); a conditional statement cannot share a batch with other partitions; a retry that finds the value claimed by this same row has succeeded".into();
+        } else if s.step == Step::Increment {
+            s.mechanism = "counter update".into();
+            s.reason = "outside any batch (a batch cannot mix counter and non-counter writes); not idempotent: retry only when the write certainly failed, a timed-out increment may have applied".into();
         } else if s.counter {
             s.mechanism = "counter update".into();
             s.reason = "outside any batch (a batch cannot mix counter and non-counter writes); not idempotent: retry only when the write certainly failed, or a timeout may count twice; and count only new rows: a repeated INSERT is an upsert in Cassandra (the relational primary key rejected it), so guard the increment (INSERT … IF NOT EXISTS on the write of record, or a read)".into();

@@ -89,6 +89,10 @@ fn plan_statements(
         return p;
     }
     let table = format!("{}.{}", quote_ident(keyspace), quote_ident(&t.name));
+    if super::counters::holds_counters(t) {
+        p.statements = super::counters::counter_statements(&table, t, m);
+        return p;
+    }
     let keys: Vec<&TableColumn> = t.columns.iter().filter(|c| is_key(c)).collect();
     let pk: Vec<&TableColumn> = t
         .columns
@@ -142,8 +146,13 @@ fn plan_statements(
     match (presence, t.kind == TableKind::Counter) {
         (Presence::Grain, true) => {
             let where_ = where_of(&pk);
-            let cql =
-                |sign: &str| format!("UPDATE {table} SET count = count {sign} 1 WHERE {where_}");
+            let cql = |sign: &str| {
+                format!(
+                    "UPDATE {table} SET {} WHERE {where_}",
+                    super::counters::aggregate_set(t, sign)
+                )
+            };
+            let sums = super::counters::sums_changed(t, m);
             // A key of the count that the counted row does not hold (a
             // joined parent's attribute) is read first.
             let foreign: Vec<String> = pk
@@ -168,7 +177,27 @@ fn plan_statements(
                     push(cql("-"));
                     push(cql("+"));
                 }
+                MutationKind::Update if !sums.is_empty() => {
+                    let mut st = statement(
+                        t,
+                        format!("UPDATE {table} SET {} WHERE {where_}", sums.join(", ")),
+                        None,
+                    );
+                    st.reads_first = Some(
+                        "read the row's old value first and bind the difference (new - old)".into(),
+                    );
+                    p.statements.push(st);
+                }
                 MutationKind::Update => {}
+            }
+            // A sum moves by the row's own value: the statement binds it.
+            let sums = t.columns.iter().any(|c| matches!(c.part, KeyPart::Sum(_)));
+            for st in p.statements.iter_mut().filter(|_| sums) {
+                if st.reads_first.is_none() && m.kind == MutationKind::Delete {
+                    st.reads_first = Some(
+                        "read the deleted row's summed values first: the sums subtract them".into(),
+                    );
+                }
             }
         }
         (Presence::Grain, false) => {

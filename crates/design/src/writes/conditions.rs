@@ -1,0 +1,223 @@
+//! What PostgreSQL checked for a write, checked again by Cassandra: the
+//! compare-and-set of an UPDATE or DELETE with a condition beyond its key, and
+//! the claim of a primary key the application supplies. Both are lightweight
+//! transactions on the row of record; every other statement of the path runs
+//! only when it applied.
+
+use cqlmodel_cql::keywords::quote_ident;
+
+use super::{Step, WriteStatement};
+use crate::derive::TableDesign;
+use crate::meaning::Meaning;
+use crate::querylist::{Conflict, MutationKind, MutationSpec};
+use crate::relational::Model;
+
+/// The table holding the entity's row of record: its rows, keyed by its
+/// primary key alone, unsalted.
+pub(super) fn record_table<'t>(
+    model: &Model,
+    tables: &'t [TableDesign],
+    entity: &str,
+) -> Option<&'t TableDesign> {
+    let e = model.entity(entity)?;
+    tables.iter().find(|t| t.rows_by_primary_key(e))
+}
+
+/// Turns the statement on the row of record into the lightweight transaction
+/// (compare-and-set, or claim) and makes every other statement wait for
+/// `[applied]`. Returns a note when the path cannot carry the condition.
+pub(super) fn apply(
+    model: &Model,
+    tables: &[TableDesign],
+    m: &MutationSpec,
+    meaning: &Meaning,
+    statements: &mut [WriteStatement],
+) -> Option<String> {
+    let claims = m.kind == MutationKind::Insert
+        && meaning.claims_primary_key(&m.entity)
+        && m.on_conflict != Some(Conflict::DoUpdate);
+    let guarded = m.kind != MutationKind::Insert && meaning.claims_primary_key(&m.entity);
+    if m.conditions.is_empty() && !claims && !guarded {
+        return None;
+    }
+    let Some(record) = record_table(model, tables, &m.entity) else {
+        return Some(format!(
+            "no table holds `{}` rows by its primary key: the condition is not checked",
+            m.entity
+        ));
+    };
+    if m.conditions.is_empty() && !statements.iter().any(|s| s.table == record.name) {
+        // The path does not touch the row of record (an increment of a
+        // counter): there is nothing to claim or guard.
+        return None;
+    }
+    let clause = if !m.conditions.is_empty() {
+        let cond: Vec<String> = m
+            .conditions
+            .iter()
+            .filter_map(|c| {
+                let col = record.column_of(&crate::select::ColRef {
+                    entity: m.entity.clone(),
+                    column: c.column.clone(),
+                })?;
+                Some(format!("{} {} ?", quote_ident(&col.name), c.op))
+            })
+            .collect();
+        if cond.len() != m.conditions.len() {
+            return Some(format!(
+                "the compare-and-set's condition is not carried: `{}` does not hold every condition column",
+                record.name
+            ));
+        }
+        format!("IF {}", cond.join(" AND "))
+    } else if claims {
+        "IF NOT EXISTS".to_string()
+    } else {
+        "IF EXISTS".to_string()
+    };
+    let step = if !m.conditions.is_empty() {
+        Step::CompareAndSet
+    } else if claims {
+        Step::Claim
+    } else if m.kind == MutationKind::Delete {
+        Step::Release
+    } else {
+        Step::Conditional
+    };
+    let mut found = false;
+    for st in statements.iter_mut() {
+        if st.table == record.name && st.step == Step::Plain && !st.counter {
+            if !st.cql.ends_with(&clause) {
+                st.cql = format!("{} {clause}", st.cql);
+            }
+            st.lwt = true;
+            st.step = step;
+            found = true;
+        }
+    }
+    if !found {
+        return Some(format!(
+            "no statement of this path writes `{}`, the row of record: the condition is not checked",
+            record.name
+        ));
+    }
+    // A release runs last, after the other tables: nothing waits for it.
+    if step == Step::Release {
+        return None;
+    }
+    let gate = match step {
+        Step::CompareAndSet => format!(
+            "the compare-and-set on `{}` applied (`[applied]` = true)",
+            record.name
+        ),
+        Step::Claim => format!(
+            "the claim on `{}` applied (`[applied]` = true)",
+            record.name
+        ),
+        _ => format!(
+            "the row still exists in `{}` (`[applied]` = true)",
+            record.name
+        ),
+    };
+    for st in statements
+        .iter_mut()
+        .filter(|s| s.table != record.name && s.step != Step::Release)
+    {
+        st.only_when = Some(match &st.only_when {
+            Some(w) => format!("{gate}, and {w}"),
+            None => gate.clone(),
+        });
+    }
+    None
+}
+
+/// A path that claims UNIQUE values writes nothing else until every claim
+/// applied: the plain statements say so.
+pub(super) fn gate_on_claims(statements: &mut [WriteStatement]) {
+    let claims: Vec<String> = statements
+        .iter()
+        .filter(|s| s.step == Step::Claim)
+        .map(|s| format!("`{}`", s.table))
+        .collect();
+    if claims.is_empty() {
+        return;
+    }
+    let gate = format!(
+        "the claim{} on {} applied (`[applied]` = true)",
+        if claims.len() == 1 { "" } else { "s" },
+        claims.join(" and ")
+    );
+    for st in statements.iter_mut().filter(|s| {
+        !s.lwt
+            && !s
+                .only_when
+                .as_deref()
+                .is_some_and(|w| w.contains("[applied]"))
+    }) {
+        st.only_when = Some(match &st.only_when {
+            Some(w) => format!("{gate}, and {w}"),
+            None => gate.clone(),
+        });
+    }
+}
+
+/// The mechanism and cost of the path's own lightweight transaction.
+pub(super) fn explain(
+    statements: &mut [WriteStatement],
+    m: &MutationSpec,
+    rate: Option<f64>,
+    record: Option<&str>,
+) {
+    let at_rate = rate.map_or(
+        "; each a Paxos round: four round trips to a quorum of replicas instead of one write".to_string(),
+        |r| {
+            format!(
+                "; at {} that is {} Paxos rounds per second, each four round trips to a quorum of replicas instead of one write",
+                crate::plan::rate_text(r),
+                crate::plan::trim_float(r)
+            )
+        },
+    );
+    for st in statements.iter_mut() {
+        if Some(st.table.as_str()) != record {
+            continue;
+        }
+        match st.step {
+            Step::CompareAndSet => {
+                let cond: Vec<String> = m
+                    .conditions
+                    .iter()
+                    .map(|c| format!("`{} {} ?`", c.column, c.op))
+                    .collect();
+                st.mechanism = "lightweight transaction (compare-and-set), first".into();
+                st.reason = format!(
+                    "PostgreSQL {} the row only where {}: Cassandra checks it with Paxos (LOCAL_SERIAL){at_rate}; when `[applied]` is false nothing else is written: the application re-reads and retries, or reports the conflict",
+                    if m.kind == MutationKind::Delete {
+                        "deleted"
+                    } else {
+                        "changed"
+                    },
+                    cond.join(" and ")
+                );
+            }
+            Step::Claim if m.kind == MutationKind::Insert => {
+                st.mechanism = "lightweight transaction (claim), first".into();
+                st.reason = format!(
+                    "claims the primary key (Paxos, LOCAL_SERIAL){at_rate}; when `[applied]` is false the key is taken and nothing else is written; a retry that finds the key claimed by this same insert has succeeded"
+                );
+            }
+            Step::Conditional | Step::Release => {
+                st.mechanism = format!(
+                    "lightweight transaction, {}",
+                    if st.step == Step::Release {
+                        "last"
+                    } else {
+                        "first"
+                    }
+                );
+                st.reason = "the row was claimed with a lightweight transaction: it is written only with conditions (`IF EXISTS`), LWT and plain writes on one partition do not order safely".into();
+            }
+            _ => {}
+        }
+    }
+}
