@@ -70,7 +70,7 @@ pub struct SchemaWarning {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SchemaWarningKind {
     /// `View.USAGE_WARNING`, sent for every CREATE MATERIALIZED VIEW.
     #[error("Materialized views are experimental and are not recommended for production use.")]
@@ -78,6 +78,17 @@ pub enum SchemaWarningKind {
     /// `SASIIndex.USAGE_WARNING`, sent for every CREATE CUSTOM INDEX ... USING SASI.
     #[error("SASI indexes are experimental and are not recommended for production use.")]
     SasiExperimental,
+    /// An option an older Cassandra accepted and 5.0 rejects, dropped because the
+    /// schema file describes an existing table (`Settings::removed_options_accepted`).
+    #[error(
+        "`{option}` of `{table}`: removed in Cassandra {removed_in}, 5.0 rejects it; the table is kept without it. Instead: {instead}"
+    )]
+    RemovedOption {
+        table: String,
+        option: &'static str,
+        removed_in: &'static str,
+        instead: &'static str,
+    },
 }
 
 impl std::fmt::Display for SchemaWarning {

@@ -1,0 +1,95 @@
+//! Table options older Cassandra versions accepted and 5.0 rejects. A schema
+//! file printed by such a cluster (`DESCRIBE` on 3.11 prints both read-repair
+//! chances on every table) describes tables that exist: with
+//! [`Settings::removed_options_accepted`](super::Settings) the option is
+//! dropped with a warning naming the version that removed it and what replaces
+//! it, and the table is built without it.
+
+use std::borrow::Cow;
+
+use cqlmodel_cql::ast::{Property, Span, Statement, StatementKind};
+
+use super::properties as props;
+use crate::error::SchemaWarningKind;
+
+/// A removed option: its name, the version that removed it, and what to use instead.
+struct Removed {
+    option: &'static str,
+    removed_in: &'static str,
+    instead: &'static str,
+}
+
+const REMOVED_OPTIONS: &[Removed] = &[
+    Removed {
+        option: "read_repair_chance",
+        removed_in: "4.0",
+        instead: "drop it: background read repair is gone (`read_repair = 'BLOCKING'` is the 4.0+ option), and regular anti-entropy repair keeps replicas in step",
+    },
+    Removed {
+        option: "dclocal_read_repair_chance",
+        removed_in: "4.0",
+        instead: "drop it: background read repair is gone (`read_repair = 'BLOCKING'` is the 4.0+ option), and regular anti-entropy repair keeps replicas in step",
+    },
+];
+
+const DATE_TIERED: Removed = Removed {
+    option: "compaction class DateTieredCompactionStrategy",
+    removed_in: "5.0",
+    instead: "TimeWindowCompactionStrategy (deprecated DTCS's replacement since 3.8): `compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 1}` with a window that gives 20-30 windows over the TTL",
+};
+
+/// The statement without the removed options of a CREATE TABLE, and a warning
+/// (with the option's span) for each one dropped.
+pub(crate) fn strip(statement: &Statement) -> (Cow<'_, Statement>, Vec<(SchemaWarningKind, Span)>) {
+    let StatementKind::CreateTable(create) = &statement.kind else {
+        return (Cow::Borrowed(statement), Vec::new());
+    };
+    let table = match &create.name.keyspace {
+        Some(ks) => format!("{}.{}", ks.value, create.name.name.value),
+        None => create.name.name.value.clone(),
+    };
+    let mut warnings = Vec::new();
+    let kept: Vec<Property> = create
+        .options
+        .properties
+        .iter()
+        .filter(|p| match removed(p) {
+            Some(r) => {
+                warnings.push((
+                    SchemaWarningKind::RemovedOption {
+                        table: table.clone(),
+                        option: r.option,
+                        removed_in: r.removed_in,
+                        instead: r.instead,
+                    },
+                    p.span,
+                ));
+                false
+            }
+            None => true,
+        })
+        .cloned()
+        .collect();
+    if warnings.is_empty() {
+        return (Cow::Borrowed(statement), warnings);
+    }
+    let mut owned = statement.clone();
+    if let StatementKind::CreateTable(c) = &mut owned.kind {
+        c.options.properties = kept;
+    }
+    (Cow::Owned(owned), warnings)
+}
+
+fn removed(property: &Property) -> Option<&'static Removed> {
+    let name = property.name.value.as_str();
+    if let Some(r) = REMOVED_OPTIONS.iter().find(|r| r.option == name) {
+        return Some(r);
+    }
+    if name != "compaction" {
+        return None;
+    }
+    let (map, _) = props::map_property(std::slice::from_ref(property), "compaction").ok()??;
+    let class = map.get("class")?;
+    let short = class.rsplit('.').next().unwrap_or(class);
+    (short == "DateTieredCompactionStrategy").then_some(&DATE_TIERED)
+}
