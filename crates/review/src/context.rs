@@ -49,6 +49,13 @@ impl<'a> Context<'a> {
         self.estimates.get(&table.qualified_name())
     }
 
+    /// Whether the rule named `rule` runs (not configured `off`): a rule that
+    /// leaves a case to another asks this, by the other's name, instead of
+    /// importing it.
+    pub fn rule_enabled(&self, rule: &str) -> bool {
+        self.config.level(rule) != Some(crate::config::Level::Off)
+    }
+
     /// The source text of a table's CREATE statement, for fixes that rewrite it.
     pub fn source_of(&self, table: &Table) -> Option<&'a str> {
         let file = self.sources.get(table.origin.file)?;

@@ -14,6 +14,7 @@ pub mod query;
 pub mod rule;
 pub mod rules;
 pub mod suppress;
+pub mod table_hints;
 
 use cqlmodel_diagnostics::{Diagnostic, Label, SourceMap};
 use cqlmodel_schema::Schema;

@@ -81,11 +81,12 @@ pub enum SchemaWarningKind {
     /// An option an older Cassandra accepted and 5.0 rejects, dropped because the
     /// schema file describes an existing table (`Settings::removed_options_accepted`).
     #[error(
-        "`{option}` of `{table}`: removed in Cassandra {removed_in}, 5.0 rejects it; the table is kept without it. Instead: {instead}"
+        "`{table}`: {options} removed in Cassandra {removed_in} (5.0 rejects the CREATE TABLE); the table is reviewed without it. Instead: {instead}"
     )]
     RemovedOption {
         table: String,
-        option: &'static str,
+        /// The option names, quoted and comma-separated.
+        options: String,
         removed_in: &'static str,
         instead: &'static str,
     },

@@ -159,10 +159,13 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 Some(t) => format!("default_time_to_live = {} s", thousands(t)),
                 None => format!("`USING TTL` in {}", quoted_list(&writes.with_ttl)),
             };
+            let (severity, volume) = ttl_series_volume(cx, table);
             let f = finding(cx, out, table, format!(
                 "`{}` is a time series with a TTL ({ttl_from}) on {class}, not TimeWindowCompactionStrategy",
                 table.qualified_name()
             ))
+            .severity(severity)
+            .note(volume)
             .note(format!(
                 "rows clustered by `{}` expire in write order, but {class} mixes old and new rows in the same SSTables: expired data is purged only when compaction merges everything that overlaps it",
                 time.name
@@ -180,6 +183,43 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         if class == LCS {
             lcs_finding(cx, out, table);
         }
+    }
+}
+
+/// How much a TTL'd time series is written, which decides whether its
+/// compaction matters: a warning from `high_rate_per_second` (query rates, else
+/// the statistics' `rows_per_second`), a question below it or without numbers.
+fn ttl_series_volume(cx: &Context<'_>, table: &Table) -> (Severity, String) {
+    let name = table.qualified_name();
+    let writes = write_load(cx, &name);
+    let rate = match stats_growth(cx, table) {
+        Some(growth) if writes.rate == 0.0 => growth,
+        _ => writes.rate,
+    };
+    let high = cx.config.thresholds.high_rate_per_second;
+    if rate >= high {
+        (
+            Severity::Warning,
+            format!(
+                "written {} (at least {}: `high_rate_per_second`): expired data piles up faster than size-tiered merges reach it",
+                format_rate(rate),
+                format_rate(high)
+            ),
+        )
+    } else if rate > 0.0 {
+        (
+            Severity::Info,
+            format!(
+                "written {}, below {}: at that volume the strategy matters little (a question, not a finding)",
+                format_rate(rate),
+                format_rate(high)
+            ),
+        )
+    } else {
+        (
+            Severity::Info,
+            "a question, not a finding: how much is written decides whether it matters; `@rate` on the writes of a query list, or `rows_per_second` in a statistics file, would decide it".to_string(),
+        )
     }
 }
 
@@ -287,12 +327,13 @@ fn lcs_finding(cx: &Context<'_>, out: &mut Findings, table: &Table) {
         _ => (writes.rate, writes.describe()),
     };
     let high = cx.config.thresholds.high_rate_per_second;
-    let severity = if write_rate >= high {
-        Severity::Warning
-    } else if writes.rate > 0.0 && reads.unrated == 0 && writes.rate >= 10.0 * reads.rate {
-        Severity::Info
-    } else {
-        return;
+    // Write-heavy is relative: a table read about as often as it is written is
+    // what LCS is for, however high both rates are.
+    let write_heavy = writes.rate > 0.0 && reads.unrated == 0 && writes.rate >= 10.0 * reads.rate;
+    let severity = match (write_rate >= high, write_heavy || (writes.rate == 0.0 && write_rate >= high)) {
+        (true, true) => Severity::Warning,
+        (true, false) | (false, true) => Severity::Info,
+        (false, false) => return,
     };
     let mut f = finding(
         cx,

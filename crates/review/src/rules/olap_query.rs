@@ -6,7 +6,7 @@ use cqlmodel_schema::Table;
 use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::types::{CqlType, NativeType};
 
-use super::full_scan::query_path;
+use super::query_path::query_path;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{TableSpec, create_table_cql, path_table};

@@ -6,11 +6,15 @@ use cqlmodel_stats::units::{format_bytes, format_count};
 use cqlmodel_stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Volume, sizes_at};
 
 use super::bucketing::{bucketed_table, choose_bucket};
-use super::column_roles::{is_time_type, named_like_time_bucket, names_a_person, time_clustering};
+use super::column_roles::{
+    bounds_partition, identifies_an_entity, is_time_type, named_like_salt, named_like_time,
+    names_a_person, names_an_emitter, orders_in_time, time_clustering,
+};
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
 use crate::context::{Context, stats_thresholds};
 use crate::declare_rule;
 use crate::finding::Findings;
+use crate::table_hints::ttl_hint;
 
 declare_rule! {
     /// ## What it does
@@ -132,7 +136,7 @@ fn assess<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> Opt
             }
         }
     }
-    heuristic(index, table)
+    heuristic(cx, index, table)
 }
 
 fn from_stats<'t>(
@@ -203,15 +207,20 @@ fn from_stats<'t>(
     })
 }
 
-fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>> {
-    let time_column = time_clustering(table)?;
-    let bounded_by_key = table
+fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>> {
+    // Only the first clustering column orders a partition's rows: a time in
+    // sixth place orders rows within a prefix, not the partition.
+    let time_column = table.clustering().next().filter(|c| orders_in_time(c))?;
+    if table
         .partition_key()
-        .any(|c| is_time_type(&c.ty) || named_like_time_bucket(c));
-    if bounded_by_key {
+        .any(|c| is_time_type(&c.ty) || bounds_partition(c))
+    {
         return None;
     }
     if table.options.default_time_to_live.is_some_and(|t| t > 0) {
+        return None;
+    }
+    if ttl_hint(cx.config, cx.sources, table).is_some() {
         return None;
     }
     let name = table.qualified_name();
@@ -219,24 +228,23 @@ fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>>
     if !writes.is_empty() && writes.iter().all(|(_, stmt)| sets_ttl(stmt)) {
         return None;
     }
+    // Rows the application deletes once handled do not accumulate: whether the
+    // deletes leave tombstones in the reads' way is `queue-pattern`'s question.
+    if writes.iter().any(|(_, stmt)| deletes_rows(stmt)) {
+        return None;
+    }
     let key = partition_key_text(table);
-    let person = table.partition_key().any(names_a_person);
     let mut notes = vec![format!(
-        "heuristic (no statistics for this table): `{}` ({}) orders rows in time, no partition-key column is a time bucket, and no TTL ends a row",
+        "heuristic (no statistics for this table): `{}` ({}), the first clustering column, orders rows in time; no partition-key column is a time bucket or partition number, and no TTL ends a row",
         time_column.name, time_column.ty
     )];
-    let severity = if person {
+    let (severity, reason) = growth_pace(table, time_column);
+    notes.push(reason);
+    if severity == Severity::Warning {
         notes.push(format!(
-            "`{key}` names a person: the partition grows at the pace of one person's activity (info); a statistics file with `rows_per_second` sizes it"
+            "unless rows expire: a TTL the application sets on each write does not show in the schema; give it as `-- @ttl 30d` above the CREATE TABLE or `[tables.\"{name}\"] ttl = \"30d\"` in cqlmodel.toml"
         ));
-        Severity::Info
-    } else {
-        notes.push(
-            "at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; a statistics file with `rows_per_second` sizes it"
-                .to_string(),
-        );
-        Severity::Warning
-    };
+    }
     Some(Growth {
         time_column: Some(time_column),
         severity,
@@ -246,6 +254,66 @@ fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>>
         ),
         notes,
     })
+}
+
+/// How fast one partition grows, judged from names: a warning for a stream (a
+/// device, a host, a metric, or a key that names no entity), info for a list
+/// that grows at the pace of one entity's life (a person, a workflow, a run).
+fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
+    let key = partition_key_text(table);
+    let rate_evidence = "a statistics file with `rows_per_second` sizes it";
+    if table.partition_key().any(names_an_emitter) {
+        return (
+            Severity::Warning,
+            format!(
+                "`{key}` names a source that emits continuously: at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; {rate_evidence}"
+            ),
+        );
+    }
+    if table.partition_key().any(names_a_person) {
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` names a person: the partition grows at the pace of one person's activity (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    if identifies_an_entity(time_column) && !named_like_time(&time_column.name) {
+        return (
+            Severity::Info,
+            format!(
+                "`{}` identifies the rows (a time-based id): the partition lists the entities of `{key}`, which grows as fast as they are created (a question, not a finding); {rate_evidence}",
+                time_column.name
+            ),
+        );
+    }
+    if table.partition_key().all(identifies_an_entity) {
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` identifies one entity: its rows grow with that entity's life, which usually ends (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    if table.partition_key().any(named_like_salt) {
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` has a salt or shard: it divides each key's growth, it does not bound it (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    (
+        Severity::Warning,
+        format!(
+            "at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; {rate_evidence}"
+        ),
+    )
+}
+
+/// A DELETE of whole rows (no column list).
+fn deletes_rows(stmt: &cqlmodel_cql::ast::Statement) -> bool {
+    matches!(&stmt.kind, cqlmodel_cql::ast::StatementKind::Delete(d) if d.columns.is_empty())
 }
 
 fn report(

@@ -2,7 +2,7 @@ use cqlmodel_cql::ast::{Select, Statement, StatementKind};
 use cqlmodel_schema::Table;
 use cqlmodel_schema::access::AccessKind;
 
-use super::full_scan::query_path;
+use super::query_path::query_path;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{
@@ -105,6 +105,14 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 needs_allow_filtering: q.path.needs_allow_filtering,
             },
             (None, AccessKind::RangeScan) => match &q.path.index {
+                // `secondary-index-misuse` reports it, with the lookup table that serves it.
+                Some(_)
+                    if cx.rule_enabled(
+                        super::secondary_index_misuse::SECONDARY_INDEX_MISUSE.name,
+                    ) =>
+                {
+                    continue;
+                }
                 Some(index) => Unserved::IndexScan(index.clone()),
                 None => Unserved::RangeScan,
             },

@@ -38,8 +38,8 @@ const DATE_TIERED: Removed = Removed {
     instead: "TimeWindowCompactionStrategy (deprecated DTCS's replacement since 3.8): `compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_unit': 'DAYS', 'compaction_window_size': 1}` with a window that gives 20-30 windows over the TTL",
 };
 
-/// The statement without the removed options of a CREATE TABLE, and a warning
-/// (with the option's span) for each one dropped.
+/// The statement without the removed options of a CREATE TABLE, and one warning
+/// per group of options removed for the same reason (with the first one's span).
 pub(crate) fn strip(statement: &Statement) -> (Cow<'_, Statement>, Vec<(SchemaWarningKind, Span)>) {
     let StatementKind::CreateTable(create) = &statement.kind else {
         return (Cow::Borrowed(statement), Vec::new());
@@ -48,31 +48,38 @@ pub(crate) fn strip(statement: &Statement) -> (Cow<'_, Statement>, Vec<(SchemaWa
         Some(ks) => format!("{}.{}", ks.value, create.name.name.value),
         None => create.name.name.value.clone(),
     };
-    let mut warnings = Vec::new();
-    let kept: Vec<Property> = create
-        .options
-        .properties
-        .iter()
-        .filter(|p| match removed(p) {
-            Some(r) => {
-                warnings.push((
-                    SchemaWarningKind::RemovedOption {
-                        table: table.clone(),
-                        option: r.option,
-                        removed_in: r.removed_in,
-                        instead: r.instead,
-                    },
-                    p.span,
-                ));
-                false
-            }
-            None => true,
-        })
-        .cloned()
-        .collect();
-    if warnings.is_empty() {
-        return (Cow::Borrowed(statement), warnings);
+    // (reason, option names, span of the first)
+    let mut groups: Vec<(&'static Removed, Vec<&'static str>, Span)> = Vec::new();
+    let mut kept: Vec<Property> = Vec::new();
+    for p in &create.options.properties {
+        match removed(p) {
+            Some(r) => match groups.iter_mut().find(|(g, _, _)| g.instead == r.instead) {
+                Some((_, names, _)) => names.push(r.option),
+                None => groups.push((r, vec![r.option], p.span)),
+            },
+            None => kept.push(p.clone()),
+        }
     }
+    if groups.is_empty() {
+        return (Cow::Borrowed(statement), Vec::new());
+    }
+    let warnings = groups
+        .into_iter()
+        .map(|(r, names, span)| {
+            let options = names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let kind = SchemaWarningKind::RemovedOption {
+                table: table.clone(),
+                options,
+                removed_in: r.removed_in,
+                instead: r.instead,
+            };
+            (kind, span)
+        })
+        .collect();
     let mut owned = statement.clone();
     if let StatementKind::CreateTable(c) = &mut owned.kind {
         c.options.properties = kept;
