@@ -202,7 +202,7 @@ fn pair<'a>(
 const RUNNING_WORDS: &[&str] = &[
     "balance", "stock", "quantity", "qty", "count", "total", "amount", "score", "points",
     "credits", "credit", "inventory", "votes", "likes", "views", "remaining", "budget", "seq",
-    "sequence", "version", "counter", "sum", "level",
+    "sequence", "version", "counter", "sum", "level", "next",
 ];
 
 /// Why a read-modify-write pairing is only a question: the write is not
