@@ -7,7 +7,8 @@ use cqlmodel_stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Vol
 
 use super::bucketing::{bucketed_table, choose_bucket};
 use super::column_roles::{
-    bounds_partition, identifies_an_entity, is_time_type, named_like_salt, named_like_time,
+    bounds_partition, identifies_an_entity, is_time_type, low_cardinality_by_heuristic,
+    named_like_salt, named_like_time,
     names_a_person, names_an_emitter, orders_in_time, time_clustering,
 };
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
@@ -278,7 +279,10 @@ fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
             ),
         );
     }
-    if identifies_an_entity(time_column) && !named_like_time(&time_column.name) {
+    if identifies_an_entity(time_column)
+        && !named_like_time(&time_column.name)
+        && !table.partition_key().any(low_cardinality_by_heuristic)
+    {
         return (
             Severity::Info,
             format!(

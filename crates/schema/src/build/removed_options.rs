@@ -100,3 +100,44 @@ fn removed(property: &Property) -> Option<&'static Removed> {
     let short = class.rsplit('.').next().unwrap_or(class);
     (short == "DateTieredCompactionStrategy").then_some(&DATE_TIERED)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::build::{SchemaBuilder, Settings};
+
+    const SCHEMA: &str = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};
+CREATE TABLE ks.t (k int PRIMARY KEY, v text) WITH read_repair_chance = 0.0 AND dclocal_read_repair_chance = 0.1 AND gc_grace_seconds = 3600;
+CREATE TABLE ks.r (k int, ts timestamp, PRIMARY KEY (k, ts)) WITH compaction = {'class': 'DateTieredCompactionStrategy'};";
+
+    fn build(accepted: bool) -> crate::build::SchemaBuild {
+        let parsed = cqlmodel_cql::parse(SCHEMA);
+        let mut builder = SchemaBuilder::with_settings(Settings {
+            removed_options_accepted: accepted,
+            ..Settings::default()
+        });
+        builder.add_statements(0, &parsed.statements);
+        builder.finish()
+    }
+
+    #[test]
+    fn cassandra_5_rejects_the_tables_by_default() {
+        let build = build(false);
+        assert_eq!(build.errors.len(), 2, "{:?}", build.errors);
+        assert!(build.schema.table("ks", "t").is_none());
+    }
+
+    #[test]
+    fn accepted_removed_options_keep_the_table_with_one_warning_per_reason() {
+        let build = build(true);
+        assert!(build.errors.is_empty(), "{:?}", build.errors);
+        let t = build.schema.table("ks", "t").expect("kept");
+        assert_eq!(t.options.gc_grace_seconds, Some(3600));
+        assert!(build.schema.table("ks", "r").is_some());
+        let messages: Vec<String> = build.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].contains("`read_repair_chance`, `dclocal_read_repair_chance`"));
+        assert!(messages[0].contains("removed in Cassandra 4.0"));
+        assert!(messages[1].contains("DateTieredCompactionStrategy"));
+        assert!(messages[1].contains("TimeWindowCompactionStrategy"));
+    }
+}
