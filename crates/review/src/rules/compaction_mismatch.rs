@@ -17,7 +17,9 @@ declare_rule! {
     ///
     /// - a time series with a TTL (`default_time_to_live > 0`, or `USING TTL` in
     ///   the query list) and a time-ordered clustering column, not on
-    ///   `TimeWindowCompactionStrategy` (TWCS), and never updated or deleted: warning;
+    ///   `TimeWindowCompactionStrategy` (TWCS), and never updated or deleted: a
+    ///   warning when written at least 100 rows/s, info (a question) below that or
+    ///   without rates;
     /// - TWCS without any TTL: warning (info without a query list, which may set
     ///   `USING TTL`);
     /// - TWCS on a table the query list updates or deletes, or inserts into both
@@ -25,8 +27,18 @@ declare_rule! {
     ///   TIMESTAMP` (out of order): info;
     /// - `LeveledCompactionStrategy` (LCS) on a write-heavy table: the writes'
     ///   `@rate` sum (without rates: the statistics file's `rows_per_second`)
-    ///   reaches `thresholds.high_rate_per_second` (warning), or the table is
-    ///   written ten times more than it is read (info).
+    ///   reaches `thresholds.high_rate_per_second` and the table is written ten
+    ///   times more than it is read (warning), or one of the two (info).
+    ///
+    /// ## Evidence
+    /// - The schema (strategy, TTL, clustering) and the query list (`USING TTL`,
+    ///   updates, deletes, `@rate`).
+    /// - A TTL'd time series off TimeWindowCompactionStrategy is a warning when it
+    ///   is written at least 100 rows/s (query `@rate`, else the statistics'
+    ///   `rows_per_second`); below that, or without numbers, a question (info).
+    /// - LeveledCompactionStrategy is a warning when the writes reach
+    ///   `high_rate_per_second` and are at least ten times the reads; one of the
+    ///   two alone is info.
     ///
     /// ## Why is this bad?
     /// TWCS groups SSTables by write time into windows and drops a whole window

@@ -17,6 +17,12 @@ declare_rule! {
     /// declares that it does not run on the application's request path; its scan
     /// is reported as info. `@path app` (the default) is an application read.
     ///
+    /// ## Evidence
+    /// The query list. A scan through a secondary index is left to
+    /// `secondary-index-misuse` (one problem, one finding) unless that rule is off.
+    /// `@path admin|analytics|migration` turns a scan into info: say where a query
+    /// runs.
+    ///
     /// ## Why is this bad?
     /// Without a partition key the coordinator cannot route the read: it walks the
     /// token ring range by range, asking replicas on every node, until the page is

@@ -29,7 +29,16 @@ declare_rule! {
     /// - a low-cardinality value alone: a `boolean`, a status, a type, a country or
     ///   region (by name), or, with a statistics file, a key whose `distinct` count is
     ///   at most `hot_partition_keys` (default 100);
-    /// - a combination of only such columns (`(country, day)`).
+    /// - a combination of only such columns (`(country, day)`);
+    /// - values many writers share (`tag_name`, `service_name`, `operation_name`,
+    ///   `event_type`), with a time bucket (each window's partition takes every
+    ///   write of a busy value: a write hot spot) or bounded only by a TTL (a busy
+    ///   value's partition holds the whole TTL of its rows).
+    ///
+    /// A time-valued key is a problem in proportion to its traffic: a warning
+    /// when the query list's write rate fills a period's partition past
+    /// `partition_rows` or reaches `high_rate_per_second`, a question (info)
+    /// without rates.
     ///
     /// A key with a distributing column (an id, or an integer salt such as
     /// `bucket`) is not reported: `PRIMARY KEY ((day, bucket), ...)` is the fix.
@@ -48,6 +57,19 @@ declare_rule! {
     /// of one instant (or of the period the application truncates it to) shares the
     /// value, and so the partition. The review assumes Murmur3 (the default since
     /// Cassandra 1.2).
+    ///
+    /// ## Evidence
+    /// - Statistics (`distinct`, `distribution`, `bucket`) decide a column's role.
+    /// - Without them, names and types: a low-cardinality name or a boolean as the
+    ///   whole key is a warning (every row of the table lands in a few
+    ///   partitions). A time-valued key (a day, an instant) is a warning only when
+    ///   the query list's write `@rate` puts at least `partition_rows` rows in one
+    ///   period, or reaches `high_rate_per_second`; without rates it is a question
+    ///   (info).
+    /// - A key made of values many writers share (a tag, a service, an operation,
+    ///   an event type; not an id) is a warning when a time bucket makes one
+    ///   partition per window (a write hot spot) or when only a TTL bounds a time
+    ///   series under it. A salt in the key (`bucket`, `shard` integers) clears it.
     ///
     /// ## Why is this bad?
     /// A partition lives on RF replicas. A key with N values uses at most N × RF

@@ -17,11 +17,13 @@ declare_rule! {
     /// ## What it does
     /// Finds values that are, or can become, large:
     ///
-    /// - `blob` columns: a warning when nothing bounds their size (a heuristic:
-    ///   blobs hold files, images, documents), info when the statistics file says
-    ///   they are small (`max_size`, `p99_size` or `avg_size` at most
-    ///   `large_value_bytes`, default 1 MiB) or the name says so (`hash`, `digest`,
-    ///   `checksum`, `signature`, `nonce`); any column whose statistics size is over
+    /// - `blob` columns: a warning when the names say files or documents (a
+    ///   heuristic) and nothing bounds their size; info when the statistics file
+    ///   says they are small (`max_size`, `p99_size` or `avg_size` at most
+    ///   `large_value_bytes`, default 1 MiB), the name says so (`hash`, `digest`,
+    ///   `checksum`, `signature`, `nonce`), the value is already chunked, or
+    ///   nothing is known (a question: serialized records, ids and tokens are
+    ///   small); any column whose statistics size is over
     ///   `large_value_bytes` is a warning, and over 16 MiB an error (Cassandra's
     ///   default `max_mutation_size`, half of the 32 MiB `commitlog_segment_size`,
     ///   rejects the write);
@@ -29,7 +31,23 @@ declare_rule! {
     ///   element size over `large_value_bytes`, or more than `collection_elements`
     ///   elements, default 1,000), or appended to by the query list
     ///   (`SET l = l + ?`, `SET l = ? + l`). List appends are a warning; set and map
-    ///   additions without statistics are info.
+    ///   additions without statistics are info;
+    /// - non-frozen collections of blobs (`map<k, blob>`, `list<blob>`,
+    ///   `set<blob>`): payloads hidden in cells the row reads whole, a warning.
+    ///
+    /// ## Evidence
+    /// - Statistics (`max_size`, `p99_size`, `avg_size`, `max_elements`,
+    ///   `element_size`) decide sizes.
+    /// - Without them, a blob is a warning only when the names say it holds files
+    ///   or documents (`file`, `image`, `attachment`, `document`, `firmware`,
+    ///   `snapshot`, `content`, `body`... in the column or table name, or a
+    ///   `content_type`, `mime_type` or `file_name` column beside it); a blob
+    ///   already cut into chunks (a `chunk`/`part`/`segment` clustering column) or
+    ///   named like a hash, key or token is info; any other blob is a question
+    ///   (info).
+    /// - A non-frozen collection of blobs (`map<k, blob>`, `list<blob>`,
+    ///   `set<blob>`) holds payloads read whole with the row: a warning.
+    /// - The query list's appends (`l = l + ?`) for growing collections.
     ///
     /// ## Why is this bad?
     /// A large value is read, written, compacted and repaired whole: a few MB per

@@ -23,6 +23,10 @@ declare_rule! {
     /// `thresholds.scatter_gather_partitions`; info over a short known list of
     /// partitions, or on a query annotated `@path admin|analytics|migration`.
     ///
+    /// ## Evidence
+    /// The query list and its access paths; `@path admin|analytics|migration`
+    /// turns a finding into info.
+    ///
     /// ## Why is this bad?
     /// Cassandra computes an aggregate on the coordinator, page by page, after reading
     /// every row it covers: `SELECT count(*) FROM t` reads the whole table through one

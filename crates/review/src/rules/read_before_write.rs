@@ -36,6 +36,13 @@ declare_rule! {
     /// annotated `@after NAME`, where NAME is a read of the same table, is always
     /// paired with that read.
     ///
+    /// ## Evidence
+    /// The query list: a read and a write of the same table restricting the same
+    /// key. A check-then-insert, a write annotated `@after READ`, a collection, or
+    /// a column named like a running value (`balance`, `stock`, `count`, `seq`,
+    /// `next_id`, `version`...) is a warning; any other pairing is a question
+    /// (info): annotate the write `@after READ` to confirm it.
+    ///
     /// ## Why is this bad?
     /// Cassandra's writes are upserts with last-write-wins: nothing makes the
     /// read and the write atomic. Two clients that read the same balance both

@@ -14,8 +14,17 @@ use crate::finding::Findings;
 declare_rule! {
     /// ## What it does
     /// Checks each keyspace's replication: `SimpleStrategy` is a warning; a
-    /// replication factor below 3 in a datacenter is a warning at 1 and info at 2.
+    /// replication factor below 3 in a datacenter is a warning at 1 and info at 2;
+    /// `durable_writes = false` (writes skip the commit log) is a warning. On a
+    /// keyspace named like a development or test sandbox these are info.
     /// System keyspaces are skipped.
+    ///
+    /// ## Evidence
+    /// The keyspace definitions. A keyspace named like a development or test
+    /// sandbox (`dev`, `test`, `sandbox`, `local`, `demo`, `tutorial` as a word of
+    /// its name) gets info instead of a warning, unless `profile = "production"`
+    /// in `cqlmodel.toml`. `durable_writes = false` is a warning (info on a
+    /// sandbox).
     ///
     /// ## Why is this bad?
     /// `SimpleStrategy` places replicas on the next nodes of the ring, blind to

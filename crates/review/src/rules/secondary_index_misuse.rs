@@ -46,6 +46,25 @@ declare_rule! {
     /// partition, though a query by one value still matches much of the table).
     /// Without a partition key, SAI and legacy indexes alike ask every node.
     ///
+    /// The problem is the query, not the index: each query that reads through an
+    /// index without the partition key is a finding of its own (a warning on the
+    /// application path). The index definition is then not reported again; an
+    /// index that only partition-restricted queries use, or that no query uses,
+    /// or any index when there is no query list, is info.
+    ///
+    /// ## Evidence
+    /// - The index definition and the indexed column's cardinality: statistics
+    ///   (`distinct`, `rows`) decide; without them, names and types (a heuristic,
+    ///   said in a note).
+    /// - The query list decides the severity. A query that reads through the index
+    ///   without the partition key is a warning on the application path and info
+    ///   on a `@path admin|analytics|migration` query or on a table the statistics
+    ///   call tiny (at most 10,000 `rows`). An index whose every query restricts
+    ///   the partition key, or that no query uses, is info. Without a query list
+    ///   the index itself is only a question (info): it says what would make it a
+    ///   problem.
+    /// - UPDATE rates (`@rate`) of the indexed column, for the tombstone finding.
+    ///
     /// ## Why is this bad?
     /// A query by a high-cardinality value without the partition key asks every
     /// token range (every node) for the one or two rows that match: the cost grows

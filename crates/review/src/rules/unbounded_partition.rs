@@ -21,23 +21,46 @@ declare_rule! {
     /// ## What it does
     /// Finds tables whose partitions grow for ever:
     ///
-    /// - rows clustered by time (a `timestamp`, `timeuuid` or `date` clustering
-    ///   column, or one named like `ts`, `time`, `created_at`) under a partition key
-    ///   with no time bucket (no `date` column, no column named like `day`, `month`,
-    ///   `hour`, `bucket`), with no `default_time_to_live` and no `USING TTL` on
-    ///   every write of the query list;
+    /// - rows clustered by time (the **first** clustering column a `timestamp`,
+    ///   `timeuuid` or `date`, or named like `ts`, `time`, `created_at`) under a
+    ///   partition key with no time bucket or partition number (no `date` column,
+    ///   no column named like `day`, `month`, `hour`, `bucket`, `partition`,
+    ///   `timebucket`), with no `default_time_to_live`, no TTL hint, no `USING
+    ///   TTL` on every write of the query list, and no DELETE of whole rows;
     /// - or, when a statistics file describes the table, a table that keeps growing
     ///   (`rows_per_second`, unbounded retention) while its number of partitions stays
     ///   fixed, so that every partition gains rows for ever.
     ///
-    /// Without statistics the finding is a heuristic and says so. A partition keyed
-    /// by a person (`user_id`, `customer_id`) grows at the pace of one person's
-    /// activity, so it is reported as info; any other key (a device, a sensor, a
-    /// host) is a warning. With statistics the numbers decide: a partition that
-    /// reaches the limits within 10 years is a warning, a slower one info.
+    /// Without statistics the finding is a heuristic and says so. A key naming a
+    /// source that emits continuously (a device, a sensor, a host, a metric) or
+    /// naming no entity at all is a warning; a partition keyed by a person
+    /// (`user_id`), by one entity's id (`workflow_id`, a `uuid`), listing
+    /// entities by a time-based id (`id timeuuid`), or salted (`shard`), grows at
+    /// the pace of that entity's life: info, worded as a question. With
+    /// statistics the numbers decide: a partition that reaches the limits within
+    /// 10 years is a warning, a slower one info.
     ///
     /// A table bounded by a TTL is not unbounded, whatever its size: whether it is
     /// *large* is `large-partition`'s question.
+    ///
+    /// ## Evidence
+    /// - Statistics (`rows_per_second`, `retention`, key cardinalities) decide
+    ///   when the table has them.
+    /// - Without them, the schema: the **first** clustering column must order rows
+    ///   in time (a time in a later position orders rows within a prefix, not the
+    ///   partition); a time bucket or partition number in the key (`day`, `month`,
+    ///   `bucket`, `partition`, `partition_nr`, `timebucket`) or a
+    ///   `default_time_to_live` bounds it.
+    /// - The query list: `USING TTL` on every write bounds it; a DELETE of whole
+    ///   rows means rows are consumed (the tombstones are `queue-pattern`'s
+    ///   question).
+    /// - A TTL the code sets per write that the schema cannot show: `-- @ttl 30d`
+    ///   in the comment right above the CREATE TABLE, or `[tables."ks.t"] ttl =
+    ///   "30d"` in `cqlmodel.toml`.
+    /// - The severity follows the names: a warning for a stream (a device, a host,
+    ///   a metric, or a key that names no entity); info, worded as a question, for
+    ///   a person, an entity's own id (a workflow, a run), a time-based id as the
+    ///   clustering column (a list of entities), or a salted key.
     ///
     /// ## Why is this bad?
     /// A partition lives on the same replicas for ever and is compacted, repaired

@@ -40,6 +40,13 @@ declare_rule! {
     /// scan that restricts nothing at all is reported by `full-scan` alone. Without a
     /// query list the rule is silent.
     ///
+    /// ## Evidence
+    /// The query list and the schema. A query read through a secondary index
+    /// without the partition key is left to `secondary-index-misuse` (one problem,
+    /// one finding); with that rule off it is reported here. Statistics
+    /// (`docs/stats.md`) size the derived table's bucket. `@path` marks off-line
+    /// queries, which are not reported.
+    ///
     /// ## Why is this bad?
     /// Cassandra answers efficiently only the reads its primary keys were designed
     /// for; everything else costs a scan of every node, or fails. A primary key cannot
