@@ -268,6 +268,7 @@ fn check_index(
         ),
         Cardinality::Unknown => (("", ""), None),
     };
+    let cardinality_note = extra.as_ref().map(|(why, _)| why.clone());
     if let Some((why, risk)) = extra
         && let Some(judged) = judge_by_queries(cx, users, &scanning)
     {
@@ -343,6 +344,9 @@ fn check_index(
             .table(name.clone())
             .query(q.name.clone())
             .note(storage_note)
+            .note(cardinality_note.clone().unwrap_or_else(|| {
+                format!("`{}`: cardinality unknown (a statistics file with `distinct` tells)", column.name)
+            }))
             .help(format!(
                 "restrict the partition key ({}) so the index searches one partition, or read a lookup table first",
                 pk.join(", ")
