@@ -12,10 +12,7 @@ use crate::config::{Config, parse_duration};
 pub fn ttl_hint(config: &Config, sources: &SourceMap, table: &Table) -> Option<(u64, String)> {
     let name = table.qualified_name();
     if let Some(seconds) = config.table_ttls.get(&name) {
-        return Some((
-            *seconds,
-            format!("cqlmodel.toml [tables.\"{name}\"] ttl"),
-        ));
+        return Some((*seconds, format!("cqlmodel.toml [tables.\"{name}\"] ttl")));
     }
     let text = &sources.get(table.origin.file)?.text;
     let before = text.get(..table.origin.span.start as usize)?;
@@ -49,7 +46,8 @@ mod tests {
 
     #[test]
     fn reads_only_the_comments_right_above() {
-        let text = "-- @ttl 1d\nCREATE TABLE a (k int PRIMARY KEY);\n\n-- audit rows\n-- @ttl 30d\n";
+        let text =
+            "-- @ttl 1d\nCREATE TABLE a (k int PRIMARY KEY);\n\n-- audit rows\n-- @ttl 30d\n";
         assert_eq!(comment_block_above(text), vec![" @ttl 30d", " audit rows"]);
         assert!(comment_block_above("CREATE TABLE a (k int PRIMARY KEY);\n").is_empty());
     }

@@ -220,9 +220,30 @@ pub fn names_a_person(column: &Column) -> bool {
 }
 
 const EMITTER_WORDS: &[&str] = &[
-    "device", "sensor", "host", "machine", "meter", "vehicle", "server", "instance", "agent",
-    "probe", "station", "thing", "asset", "source", "stream", "metric", "series", "node",
-    "container", "pod", "tracker", "car", "truck", "robot",
+    "device",
+    "sensor",
+    "host",
+    "machine",
+    "meter",
+    "vehicle",
+    "server",
+    "instance",
+    "agent",
+    "probe",
+    "station",
+    "thing",
+    "asset",
+    "source",
+    "stream",
+    "metric",
+    "series",
+    "node",
+    "container",
+    "pod",
+    "tracker",
+    "car",
+    "truck",
+    "robot",
 ];
 
 /// A key naming something that emits events continuously (`device_id`,
@@ -241,8 +262,21 @@ pub fn identifies_an_entity(column: &Column) -> bool {
 }
 
 const SHARED_WORDS: &[&str] = &[
-    "tag", "tags", "label", "topic", "service", "operation", "endpoint", "route", "event",
-    "category", "type", "kind", "status", "hashtag", "keyword",
+    "tag",
+    "tags",
+    "label",
+    "topic",
+    "service",
+    "operation",
+    "endpoint",
+    "route",
+    "event",
+    "category",
+    "type",
+    "kind",
+    "status",
+    "hashtag",
+    "keyword",
 ];
 
 /// A value many writers share (`tag_name`, `service_name`, `operation_name`,

@@ -345,7 +345,10 @@ fn lcs_finding(cx: &Context<'_>, out: &mut Findings, table: &Table) {
     // Write-heavy is relative: a table read about as often as it is written is
     // what LCS is for, however high both rates are.
     let write_heavy = writes.rate > 0.0 && reads.unrated == 0 && writes.rate >= 10.0 * reads.rate;
-    let severity = match (write_rate >= high, write_heavy || (writes.rate == 0.0 && write_rate >= high)) {
+    let severity = match (
+        write_rate >= high,
+        write_heavy || (writes.rate == 0.0 && write_rate >= high),
+    ) {
         (true, true) => Severity::Warning,
         (true, false) | (false, true) => Severity::Info,
         (false, false) => return,

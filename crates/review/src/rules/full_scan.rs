@@ -199,4 +199,3 @@ fn is_listing(select: &cqlmodel_cql::ast::Select) -> bool {
         .iter()
         .all(|r| matches!(r.kind, RelationKind::Token { .. }))
 }
-

@@ -1,8 +1,8 @@
 use cqlmodel_cql::ast::{Operator, RelationKind, StatementKind};
 use cqlmodel_diagnostics::Severity;
-use cqlmodel_stats::units::format_count;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Table};
+use cqlmodel_stats::units::format_count;
 use cqlmodel_stats::{Distribution, RecommendationKind};
 
 use super::bucketing::salted_table;
@@ -297,7 +297,10 @@ fn report(
         .table(name.clone());
     // A time key is a problem in proportion to the traffic of one period: without
     // statistics, the query list's rates decide; without them it is a question.
-    if let Some(p) = period.as_deref().filter(|_| cx.table_stats(table).is_none()) {
+    if let Some(p) = period
+        .as_deref()
+        .filter(|_| cx.table_stats(table).is_none())
+    {
         let (severity, why) = time_key_load(cx, &name, p);
         f = f.severity(severity).note(why);
     }
@@ -466,7 +469,10 @@ fn time_key_load(cx: &Context<'_>, table: &str, period: &str) -> (Severity, Stri
     } else {
         (
             Severity::Info,
-            format!("{numbers}: below {} rows and {high}/s, a question rather than a finding", format_count(rows_limit)),
+            format!(
+                "{numbers}: below {} rows and {high}/s, a question rather than a finding",
+                format_count(rows_limit)
+            ),
         )
     }
 }

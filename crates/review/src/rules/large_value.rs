@@ -213,9 +213,30 @@ fn check_value(
 
 /// Words that say a value is a file, an image or a document body.
 const FILE_WORDS: &[&str] = &[
-    "file", "files", "image", "images", "img", "photo", "picture", "pic", "avatar", "thumbnail",
-    "attachment", "document", "doc", "pdf", "video", "audio", "media", "firmware", "binary",
-    "archive", "upload", "snapshot", "content", "body",
+    "file",
+    "files",
+    "image",
+    "images",
+    "img",
+    "photo",
+    "picture",
+    "pic",
+    "avatar",
+    "thumbnail",
+    "attachment",
+    "document",
+    "doc",
+    "pdf",
+    "video",
+    "audio",
+    "media",
+    "firmware",
+    "binary",
+    "archive",
+    "upload",
+    "snapshot",
+    "content",
+    "body",
 ];
 
 /// Sibling columns that describe a file (its name, type or size).
@@ -270,7 +291,10 @@ fn blob_without_size(table: &Table, column: &Column) -> (Severity, String, Strin
     if file_name || sibling.is_some() {
         let evidence = match sibling {
             Some(s) => format!("`{}` beside it describes a file", s.name),
-            None => format!("the names (`{}`, `{}`) say file, image or document", table.name, column.name),
+            None => format!(
+                "the names (`{}`, `{}`) say file, image or document",
+                table.name, column.name
+            ),
         };
         return (
             Severity::Warning,

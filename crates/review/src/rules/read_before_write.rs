@@ -207,9 +207,30 @@ fn pair<'a>(
 /// Column-name words of a value the application computes from its previous
 /// value (a balance, a stock level, a count, a sequence).
 const RUNNING_WORDS: &[&str] = &[
-    "balance", "stock", "quantity", "qty", "count", "total", "amount", "score", "points",
-    "credits", "credit", "inventory", "votes", "likes", "views", "remaining", "budget", "seq",
-    "sequence", "version", "counter", "sum", "level", "next",
+    "balance",
+    "stock",
+    "quantity",
+    "qty",
+    "count",
+    "total",
+    "amount",
+    "score",
+    "points",
+    "credits",
+    "credit",
+    "inventory",
+    "votes",
+    "likes",
+    "views",
+    "remaining",
+    "budget",
+    "seq",
+    "sequence",
+    "version",
+    "counter",
+    "sum",
+    "level",
+    "next",
 ];
 
 /// Why a read-modify-write pairing is only a question: the write is not

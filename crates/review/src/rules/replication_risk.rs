@@ -84,8 +84,23 @@ fn is_system(name: &str) -> bool {
 
 /// Words that name a development, test or demo keyspace.
 const SANDBOX_WORDS: &[&str] = &[
-    "dev", "devel", "development", "test", "tests", "testing", "sandbox", "local", "demo",
-    "tutorial", "example", "examples", "playground", "scratch", "tmp", "temp", "ci",
+    "dev",
+    "devel",
+    "development",
+    "test",
+    "tests",
+    "testing",
+    "sandbox",
+    "local",
+    "demo",
+    "tutorial",
+    "example",
+    "examples",
+    "playground",
+    "scratch",
+    "tmp",
+    "temp",
+    "ci",
 ];
 
 /// A keyspace named like a sandbox (`gateway_dev`, `test_ks`), unless the

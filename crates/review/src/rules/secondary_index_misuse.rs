@@ -7,10 +7,10 @@ use cqlmodel_schema::{Column, Index, IndexImpl, Table};
 
 use cqlmodel_stats::units::format_count;
 
+use super::bucketing::DEFAULT_SALT_BUCKETS;
 use super::column_roles::{
     high_cardinality_by_heuristic, low_cardinality_by_heuristic, native, unique_like,
 };
-use super::bucketing::DEFAULT_SALT_BUCKETS;
 use super::key_facts::QueryIndex;
 use super::query_path::query_path;
 use super::table_cql::{TableSketch, derived_table_name};
@@ -204,7 +204,8 @@ fn judge_by_queries(cx: &Context<'_>, users: &[&Query], scanning: &[&Query]) -> 
     }
     if users.is_empty() {
         return Some(
-            "no query of the list uses it: it costs an index write on every write of the column".to_string(),
+            "no query of the list uses it: it costs an index write on every write of the column"
+                .to_string(),
         );
     }
     let names: Vec<&str> = users.iter().map(|q| q.name.as_str()).collect();
@@ -256,15 +257,21 @@ fn check_index(
     let (label, extra) = match cardinality(cx, table, column) {
         Cardinality::High(why) => (
             ("high", "indexes a (nearly) unique column"),
-            Some((why, "a lookup by a unique value without the partition key asks every node for about one row")),
+            Some((
+                why,
+                "a lookup by a unique value without the partition key asks every node for about one row",
+            )),
         ),
         Cardinality::Low(why) => (
             ("low", "indexes a column with few values"),
-            Some((why, if sai {
-                "a query by one value without the partition key matches a large share of the table"
-            } else {
-                "each value's index partition holds a large share of the table: a query by one value without the partition key reads it from every node"
-            })),
+            Some((
+                why,
+                if sai {
+                    "a query by one value without the partition key matches a large share of the table"
+                } else {
+                    "each value's index partition holds a large share of the table: a query by one value without the partition key reads it from every node"
+                },
+            )),
         ),
         Cardinality::Unknown => (("", ""), None),
     };

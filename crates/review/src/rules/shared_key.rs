@@ -75,7 +75,8 @@ pub fn busy_shared_key(
         Bound::Ttl(ttl, from) => (
             format!(
                 "one partition of `{name}` per {values} receives every write of that value for the whole TTL{}: a busy value makes a hot, large partition",
-                ttl.map(|t| format!(" ({})", about(t as f64))).unwrap_or_default()
+                ttl.map(|t| format!(" ({})", about(t as f64)))
+                    .unwrap_or_default()
             ),
             format!("the TTL ({from}) is the only bound: no time bucket, no salt in `{key}`"),
         ),

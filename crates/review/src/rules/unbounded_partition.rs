@@ -8,8 +8,8 @@ use cqlmodel_stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Vol
 use super::bucketing::{bucketed_table, choose_bucket};
 use super::column_roles::{
     bounds_partition, identifies_an_entity, is_time_type, low_cardinality_by_heuristic,
-    named_like_salt, named_like_time,
-    names_a_person, names_an_emitter, orders_in_time, time_clustering,
+    named_like_salt, named_like_time, names_a_person, names_an_emitter, orders_in_time,
+    time_clustering,
 };
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
 use crate::context::{Context, stats_thresholds};
