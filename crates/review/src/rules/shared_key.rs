@@ -9,9 +9,11 @@ use cqlmodel_schema::{Column, Table};
 
 use super::bucketing::{DEFAULT_SALT_BUCKETS, salted_table};
 use super::column_roles::{
-    bounds_partition, is_time_type, named_like_salt, native, orders_in_time, shared_by_writers,
+    bounds_partition, identifies_an_entity, is_time_type, named_like_salt, names_a_person,
+    names_an_emitter, native, orders_in_time, shared_by_writers, words,
 };
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
+use super::query_facts::write_load;
 use crate::context::Context;
 use crate::finding::{Finding, Findings};
 use crate::table_hints::ttl_hint;
@@ -33,6 +35,9 @@ pub fn busy_shared_key(
     out: &Findings,
 ) -> Option<Finding> {
     let mut shared: Vec<&Column> = Vec::new();
+    // Values that are neither ids nor named like shared ones (`provider`):
+    // shared only when the write rate says many writes meet in few keys.
+    let mut unnamed: Vec<&Column> = Vec::new();
     let mut bucket: Option<&Column> = None;
     for c in table.partition_key() {
         if named_like_salt(c) {
@@ -41,17 +46,27 @@ pub fn busy_shared_key(
             bucket = Some(c);
         } else if shared_by_writers(c) {
             shared.push(c);
-        } else {
+        } else if identifies_an_entity(c) || names_an_emitter(c) || names_a_person(c) {
             return None;
+        } else {
+            unnamed.push(c);
         }
     }
+    let rate = write_load(cx, &table.qualified_name()).rate;
+    let busy_by_rate = bucket.is_some() && rate >= cx.config.thresholds.high_rate_per_second;
+    if !unnamed.is_empty() && !busy_by_rate {
+        return membership(table, &shared, out);
+    }
+    shared.extend(unnamed);
     let first = shared.first()?;
     let bound = match bucket {
         Some(b) => Bound::Window(b.name.clone()),
         None => {
             // Without a bucket, only a time series bounded by a TTL is this
             // question; an unbounded one is `unbounded-partition`'s.
-            table.clustering().next().filter(|c| orders_in_time(c))?;
+            if table.clustering().next().is_none_or(|c| !orders_in_time(c)) {
+                return membership(table, &shared, out);
+            }
             let (seconds, from) = table_ttl(cx, index, table)?;
             Bound::Ttl(seconds, from)
         }
@@ -83,14 +98,22 @@ pub fn busy_shared_key(
     };
     let (file, span, start) = column_site(table, first);
     let (sketch, salt) = salted_table(table, DEFAULT_SALT_BUCKETS, None);
+    let evidence = if busy_by_rate {
+        format!(
+            "the query list writes it {}/s into one partition per {values} and window ({values} are not ids: few values share those writes); a statistics file with `distinct` decides",
+            rate
+        )
+    } else {
+        format!(
+            "heuristic: {values} named like a value many writers share (a tag, a service, an operation, a type), not an id; a statistics file with `distinct` and a skewed `distribution` decides"
+        )
+    };
     Some(
         out.new_finding(message)
             .severity(Severity::Warning)
             .at(file, span, start, "a value many writers share")
             .table(name)
-            .note(format!(
-                "heuristic: {values} named like a value many writers share (a tag, a service, an operation, a type), not an id; a statistics file with `distinct` and a skewed `distribution` decides"
-            ))
+            .note(evidence)
             .note(bound_note)
             .note("a partition lives on RF replicas: a popular value's write rate lands on those nodes alone, however many the cluster has")
             .help(format!(
@@ -103,6 +126,67 @@ pub fn busy_shared_key(
                 ),
                 Some(sketch.cql()),
             ),
+    )
+}
+
+/// Table-name words of a membership list: the rows are the members of the key.
+const MEMBERSHIP_WORDS: &[&str] = &[
+    "subscribers",
+    "subscriptions",
+    "followers",
+    "members",
+    "fans",
+    "watchers",
+    "recipients",
+    "participants",
+    "audience",
+    "listeners",
+];
+
+/// A membership list under a shared value (`topic_subscribers` keyed by
+/// `topic`, clustered by `user_id`): a popular value's members all land in one
+/// partition, which grows with its popularity.
+fn membership(table: &Table, shared: &[&Column], out: &Findings) -> Option<Finding> {
+    let first = shared.first()?;
+    if shared.len() != table.partition_key().count() {
+        return None;
+    }
+    let member = table
+        .clustering()
+        .next()
+        .filter(|c| identifies_an_entity(c))?;
+    let list = words(&table.name)
+        .into_iter()
+        .find(|w| MEMBERSHIP_WORDS.contains(&w.as_str()))?;
+    let name = table.qualified_name();
+    let (file, span, start) = column_site(table, first);
+    let (sketch, salt) = salted_table(table, DEFAULT_SALT_BUCKETS, Some(&member.name));
+    Some(
+        out.new_finding(format!(
+            "every {} of a popular `{}` lands in one partition of `{name}`: it grows with the value's popularity, without bound",
+            list.trim_end_matches('s'),
+            first.name
+        ))
+        .severity(Severity::Warning)
+        .at(file, span, start, "a value whose members share one partition")
+        .table(name)
+        .note(format!(
+            "heuristic: `{}` is named like a value many share (not an id), and `{}` lists its {list} by `{}`; a statistics file with `distinct` and a skewed `distribution` sizes the largest",
+            first.name, table.name, member.name
+        ))
+        .note("a list of millions of members is a partition of hundreds of MB: read, compacted and repaired whole, on RF replicas")
+        .help(format!(
+            "reading all members then reads {DEFAULT_SALT_BUCKETS} partitions (`{salt} IN (0, ..., {})`); a membership check computes its bucket from `{}`",
+            DEFAULT_SALT_BUCKETS - 1,
+            member.name
+        ))
+        .fix(
+            format!(
+                "salt the partition key with {DEFAULT_SALT_BUCKETS} buckets by hash of `{}` (a new table: a primary key cannot be altered)",
+                member.name
+            ),
+            Some(sketch.cql()),
+        ),
     )
 }
 
