@@ -5,6 +5,7 @@ mod bucketing;
 pub mod clustering_order_mismatch;
 mod column_roles;
 pub mod compaction_mismatch;
+pub mod constant_partition_key;
 pub mod full_scan;
 pub mod hot_partition;
 pub mod invalid_query;
@@ -55,6 +56,7 @@ pub static RULES: &[&Rule] = &[
     &read_before_write::READ_BEFORE_WRITE,
     &mutable_primary_key::MUTABLE_PRIMARY_KEY,
     &unused_table::UNUSED_TABLE,
+    &constant_partition_key::CONSTANT_PARTITION_KEY,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 
