@@ -21,7 +21,7 @@ use cqlmodel_schema::Schema;
 
 pub use config::{Config, ConfigError, Level, Thresholds};
 pub use context::Context;
-pub use finding::{Finding, Findings};
+pub use finding::{Finding, Findings, RuleId};
 pub use query::{Query, load_queries};
 pub use rule::Rule;
 pub use rules::{RULES, find as find_rule};
@@ -57,7 +57,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         if level == Some(Level::Off) {
             continue;
         }
-        let mut out = Findings::new(rule);
+        let mut out = Findings::new(rule.id());
         (rule.check)(&cx, &mut out);
         for mut f in out.items {
             if let Some(Level::On(severity)) = level {
@@ -85,7 +85,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
     });
     if config.level(rules::unused_suppression::UNUSED_SUPPRESSION.name) != Some(Level::Off) {
         let unused_level = config.level(rules::unused_suppression::UNUSED_SUPPRESSION.name);
-        let mut out = Findings::new(&rules::unused_suppression::UNUSED_SUPPRESSION);
+        let mut out = Findings::new(rules::unused_suppression::UNUSED_SUPPRESSION.id());
         for (s, used) in input.suppressions.iter().zip(&used) {
             if *used {
                 continue;
