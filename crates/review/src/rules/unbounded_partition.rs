@@ -12,6 +12,7 @@ use super::column_roles::{
     time_clustering,
 };
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
+use super::query_facts::{single_statements, statement_table, write_load};
 use crate::context::{Context, stats_thresholds};
 use crate::declare_rule;
 use crate::finding::Findings;
@@ -254,7 +255,13 @@ fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> 
     }
     // Rows the application deletes once handled do not accumulate: whether the
     // deletes leave tombstones in the reads' way is `queue-pattern`'s question.
-    if writes.iter().any(|(_, stmt)| deletes_rows(stmt)) {
+    let deleted = cx.queries_on(table).any(|q| {
+        q.path.error.is_none()
+            && single_statements(q).into_iter().any(|stmt| {
+                deletes_rows(stmt) && statement_table(q, stmt).as_deref() == Some(name.as_str())
+            })
+    });
+    if deleted {
         return None;
     }
     let key = partition_key_text(table);
@@ -262,7 +269,7 @@ fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> 
         "heuristic (no statistics for this table): `{}` ({}), the first clustering column, orders rows in time; no partition-key column is a time bucket or partition number, and no TTL ends a row",
         time_column.name, time_column.ty
     )];
-    let (severity, reason) = growth_pace(table, time_column);
+    let (severity, reason) = growth_pace(cx, table, time_column);
     notes.push(reason);
     if severity == Severity::Warning {
         notes.push(format!(
@@ -283,7 +290,7 @@ fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> 
 /// How fast one partition grows, judged from names: a warning for a stream (a
 /// device, a host, a metric, or a key that names no entity), info for a list
 /// that grows at the pace of one entity's life (a person, a workflow, a run).
-fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
+fn growth_pace(cx: &Context<'_>, table: &Table, time_column: &Column) -> (Severity, String) {
     let key = partition_key_text(table);
     let rate_evidence = "a statistics file with `rows_per_second` sizes it";
     if table.partition_key().any(names_an_emitter) {
@@ -306,6 +313,9 @@ fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
         && !named_like_time(&time_column.name)
         && !table.partition_key().any(low_cardinality_by_heuristic)
     {
+        if let Some(stream) = stream_rate(cx, table) {
+            return (Severity::Warning, stream);
+        }
         return (
             Severity::Info,
             format!(
@@ -315,6 +325,9 @@ fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
         );
     }
     if table.partition_key().all(identifies_an_entity) {
+        if let Some(stream) = stream_rate(cx, table) {
+            return (Severity::Warning, stream);
+        }
         return (
             Severity::Info,
             format!(
@@ -336,6 +349,23 @@ fn growth_pace(table: &Table, time_column: &Column) -> (Severity, String) {
             "at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; {rate_evidence}"
         ),
     )
+}
+
+/// The query list writes the table as a stream: at `high_rate_per_second` or
+/// more in total, one entity's partition passes `partition_rows` within a year
+/// unless the writes spread over more entities than the note says.
+fn stream_rate(cx: &Context<'_>, table: &Table) -> Option<String> {
+    let rate = write_load(cx, &table.qualified_name()).rate;
+    if rate < cx.config.thresholds.high_rate_per_second {
+        return None;
+    }
+    let year = 365.0 * 86_400.0;
+    let rows = cx.config.thresholds.partition_rows as f64;
+    Some(format!(
+        "the query list writes it {rate}/s: unless more than {} keys share those writes evenly, a partition passes {} rows within a year (a statistics file with `distinct` and `rows_per_second` decides)",
+        format_count(rate * year / rows),
+        format_count(rows)
+    ))
 }
 
 /// A DELETE of whole rows (no column list).
