@@ -50,6 +50,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         has_queries: input.has_queries,
         stats: input.stats,
         estimates: context::size_estimates(input.schema, input.stats, config),
+        by_table: context::queries_by_table(input.queries),
     };
     let mut findings: Vec<Finding> = Vec::new();
     for rule in RULES {

@@ -51,8 +51,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         return;
     }
     let reads = |name: &str| {
-        cx.queries
-            .iter()
+        cx.queries_on_name(name)
             .any(|q| q.is_read() && q.path.table.as_deref() == Some(name))
     };
     for table in cx.tables().filter(|t| !t.is_view()) {
