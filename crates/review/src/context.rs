@@ -27,6 +27,9 @@ pub struct Context<'a> {
     /// once by [`queries_by_table`] so that per-table lookups do not walk the
     /// whole list (10,000 tables × 50,000 queries).
     pub by_table: HashMap<String, Vec<usize>>,
+    /// Tables by their partition-key columns, for the rules that look for a
+    /// table serving a query.
+    pub partition_keys: crate::derive_key::PartitionKeyIndex,
 }
 
 /// The positions of the queries on each table: the table its access path

@@ -51,6 +51,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         stats: input.stats,
         estimates: context::size_estimates(input.schema, input.stats, config),
         by_table: context::queries_by_table(input.queries),
+        partition_keys: derive_key::PartitionKeyIndex::new(input.schema),
     };
     let mut findings: Vec<Finding> = Vec::new();
     for rule in RULES {

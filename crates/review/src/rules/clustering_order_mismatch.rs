@@ -64,8 +64,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         }
         let name = table.qualified_name();
         let reads: Vec<&Query> = cx
-            .queries
-            .iter()
+            .queries_on_name(&name)
             .filter(|q| {
                 q.is_read()
                     && q.path.error.is_none()

@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{
     DeriveError, DeriveOptions, complete_time_buckets, derive_table, path_table, predicates,
-    serving_table,
+    serving_table_among,
 };
 use crate::finding::{Finding, Findings};
 use crate::query::Query;
@@ -161,7 +161,7 @@ fn finding(
     let why_note = "a read that cannot name its partition asks every node (or fails): its cost grows with the \
                     table, not with the result";
 
-    let serving = serving_table(cx.schema, table, select);
+    let serving = serving_table_among(cx.schema, table, select, Some(&cx.partition_keys));
     // Completing the time bucket keeps the query on the table it was written for:
     // the smallest change, preferred even when another table serves it as written.
     if let Some((rewritten, buckets)) = complete_time_buckets(cx.schema, table, select) {
