@@ -123,7 +123,7 @@ pub fn run(args: &ReviewArgs) -> Output {
     };
     let (stdout, stderr) = match args.format {
         ReviewFormat::Text => (
-            render_text(&findings, &sources, args.color),
+            render_text(&findings, &input_problems, &sources, args.color),
             render_human(&input_problems, &sources, args.color),
         ),
         ReviewFormat::Json => {
@@ -192,8 +192,15 @@ fn plain_error(message: &str, args: &ReviewArgs) -> Output {
     }
 }
 
-/// Findings grouped by table, each rendered like the compiler does, then a count.
-fn render_text(findings: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+/// Findings grouped by table, each rendered like the compiler does, then a count
+/// of everything the run reported: the input's own diagnostics (printed on
+/// stderr) count too, so the summary never says "0 errors" on an exit 2.
+fn render_text(
+    findings: &[Diagnostic],
+    input_problems: &[Diagnostic],
+    sources: &SourceMap,
+    color: bool,
+) -> String {
     let mut groups: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
     for d in findings {
         let key = d.table.clone().unwrap_or_else(|| "(no table)".to_string());
@@ -205,13 +212,28 @@ fn render_text(findings: &[Diagnostic], sources: &SourceMap, color: bool) -> Str
         out.push_str(&render_human(diags, sources, color));
         out.push_str("\n\n");
     }
-    let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
+    let count = |s: Severity| {
+        findings
+            .iter()
+            .chain(input_problems)
+            .filter(|d| d.severity == s)
+            .count()
+    };
     out.push_str(&format!(
         "{} errors, {} warnings, {} infos\n",
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info)
     ));
+    let input = |s: Severity| input_problems.iter().filter(|d| d.severity == s).count();
+    if !input_problems.is_empty() {
+        out.push_str(&format!(
+            "(of which in the input, on stderr: {} errors, {} warnings, {} infos)\n",
+            input(Severity::Error),
+            input(Severity::Warning),
+            input(Severity::Info)
+        ));
+    }
     out
 }
 

@@ -67,9 +67,12 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     // A schema file describes what exists: views and SASI indexes in it were created
     // on a cluster that enabled them, so they are modeled (with a warning) rather
     // than rejected as Cassandra 5.0's defaults would for a new CREATE.
+    // Likewise options an older Cassandra accepted (`read_repair_chance`, DTCS):
+    // the table exists, so it is kept and reviewed, with a warning on the option.
     let settings = Settings {
         materialized_views_enabled: true,
         sasi_indexes_enabled: true,
+        removed_options_accepted: true,
         ..Settings::default()
     };
     let mut builder = SchemaBuilder::with_settings(settings);

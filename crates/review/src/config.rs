@@ -68,10 +68,34 @@ impl Default for Thresholds {
     }
 }
 
+/// Which deployment the schema is reviewed for: `production` keeps the
+/// replication findings on every keyspace; `auto` (the default) treats keyspaces
+/// named like a development or test sandbox (`dev`, `test`, `sandbox`, `local`,
+/// `demo`, `tutorial`) as such (their replication findings are info).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    #[default]
+    Auto,
+    Production,
+}
+
+/// What the schema cannot show about one table (`[tables."ks.t"]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableHints {
+    /// The TTL the application writes rows with (`"30d"`, `"12h"`, `"3600s"`):
+    /// rows expire even though the table has no `default_time_to_live`.
+    pub ttl: Option<String>,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     pub levels: BTreeMap<String, Level>,
     pub thresholds: Thresholds,
+    pub profile: Profile,
+    /// Per-table hints by `ks.t`, TTLs already converted to seconds.
+    pub table_ttls: BTreeMap<String, u64>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +105,31 @@ struct RawConfig {
     rules: BTreeMap<String, String>,
     #[serde(default)]
     thresholds: Thresholds,
+    #[serde(default)]
+    profile: Profile,
+    #[serde(default)]
+    tables: BTreeMap<String, TableHints>,
+}
+
+/// `"30d"`, `"12h"`, `"90m"`, `"3600s"`, `"2w"`, `"1y"` or a bare number of
+/// seconds, as seconds.
+pub fn parse_duration(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: u64 = number.parse().ok()?;
+    let factor = match unit.trim() {
+        "" | "s" => 1,
+        "m" | "min" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        "y" => 365 * 86_400,
+        _ => return None,
+    };
+    n.checked_mul(factor)
 }
 
 /// A bad configuration file, with the byte range of the problem.
@@ -122,9 +171,24 @@ impl Config {
             };
             levels.insert(name, level);
         }
+        let mut table_ttls = BTreeMap::new();
+        for (table, hints) in raw.tables {
+            let Some(ttl) = hints.ttl else { continue };
+            let Some(seconds) = parse_duration(&ttl) else {
+                return Err(ConfigError {
+                    message: format!(
+                        "table `{table}`: ttl must be a duration such as \"30d\", \"12h\" or \"3600s\", got `{ttl}`"
+                    ),
+                    span: find_key(text, &table),
+                });
+            };
+            table_ttls.insert(table, seconds);
+        }
         Ok(Self {
             levels,
             thresholds: raw.thresholds,
+            profile: raw.profile,
+            table_ttls,
         })
     }
 
@@ -135,4 +199,29 @@ impl Config {
 
 fn find_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
     text.find(key).map(|start| start..start + key.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_seconds() {
+        assert_eq!(parse_duration("30d"), Some(2_592_000));
+        assert_eq!(parse_duration("12h"), Some(43_200));
+        assert_eq!(parse_duration("3600"), Some(3_600));
+        assert_eq!(parse_duration("90 min"), Some(5_400));
+        assert_eq!(parse_duration("ten days"), None);
+        assert_eq!(parse_duration("5x"), None);
+    }
+
+    #[test]
+    fn table_ttls_and_profile_are_read() {
+        let text = "profile = \"production\"\n[tables.\"app.events\"]\nttl = \"7d\"\n";
+        let config = Config::parse(text, &[]).expect("valid");
+        assert_eq!(config.profile, Profile::Production);
+        assert_eq!(config.table_ttls.get("app.events"), Some(&604_800));
+        let bad = Config::parse("[tables.\"app.events\"]\nttl = \"soon\"\n", &[]);
+        assert!(bad.is_err_and(|e| e.message.contains("app.events")));
+    }
 }

@@ -1,7 +1,7 @@
 //! What every rule sees: the schema, the query list with access paths, the
 //! configuration and the sources (for excerpts and fixes).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use cqlmodel_diagnostics::SourceMap;
 use cqlmodel_schema::{Schema, Table};
@@ -23,6 +23,29 @@ pub struct Context<'a> {
     /// Partition size estimates (by `ks.t`) of the tables the statistics describe,
     /// computed once against the review's thresholds (see [`size_estimates`]).
     pub estimates: BTreeMap<String, SizeEstimate>,
+    /// The positions in `queries` of the queries on each table (`ks.t`), built
+    /// once by [`queries_by_table`] so that per-table lookups do not walk the
+    /// whole list (10,000 tables × 50,000 queries).
+    pub by_table: HashMap<String, Vec<usize>>,
+    /// Tables by their partition-key columns, for the rules that look for a
+    /// table serving a query.
+    pub partition_keys: crate::derive_key::PartitionKeyIndex,
+}
+
+/// The positions of the queries on each table: the table its access path
+/// names, and each table a batch writes.
+pub fn queries_by_table(queries: &[Query]) -> HashMap<String, Vec<usize>> {
+    let mut out: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, q) in queries.iter().enumerate() {
+        let mut seen: Vec<&str> = Vec::new();
+        for t in q.path.table.iter().chain(&q.path.tables) {
+            if !seen.contains(&t.as_str()) {
+                seen.push(t);
+                out.entry(t.clone()).or_default().push(i);
+            }
+        }
+    }
+    out
 }
 
 impl<'a> Context<'a> {
@@ -32,11 +55,18 @@ impl<'a> Context<'a> {
     }
 
     /// The queries that target `table` (`ks.t`); a batch counts for each table it writes.
-    pub fn queries_on(&self, table: &'a Table) -> impl Iterator<Item = &'a Query> {
-        let name = table.qualified_name();
-        self.queries.iter().filter(move |q| {
-            q.path.table.as_deref() == Some(name.as_str()) || q.path.tables.contains(&name)
-        })
+    pub fn queries_on(&self, table: &Table) -> impl Iterator<Item = &'a Query> + use<'a, '_> {
+        self.queries_on_name(&table.qualified_name())
+    }
+
+    /// [`Self::queries_on`] by qualified name, in list order.
+    pub fn queries_on_name(&self, table: &str) -> impl Iterator<Item = &'a Query> + use<'a, '_> {
+        let queries = self.queries;
+        self.by_table
+            .get(table)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(move |i| queries.get(*i))
     }
 
     /// What the statistics file says about `table`, if anything.
@@ -47,6 +77,13 @@ impl<'a> Context<'a> {
     /// The partition size estimate of `table`, when the statistics describe it.
     pub fn estimate(&self, table: &Table) -> Option<&SizeEstimate> {
         self.estimates.get(&table.qualified_name())
+    }
+
+    /// Whether the rule named `rule` runs (not configured `off`): a rule that
+    /// leaves a case to another asks this, by the other's name, instead of
+    /// importing it.
+    pub fn rule_enabled(&self, rule: &str) -> bool {
+        self.config.level(rule) != Some(crate::config::Level::Off)
     }
 
     /// The source text of a table's CREATE statement, for fixes that rewrite it.

@@ -1,15 +1,25 @@
 //! What a rule reports, before configuration and suppressions apply.
+//!
+//! A finding names its rule by [`RuleId`] (code, name, default severity), not
+//! by the `Rule` itself: the rule module depends on this
+//! one (a rule's check fills [`Findings`]), never the other way round.
 
 use std::ops::Range;
 
 use cqlmodel_diagnostics::{Fix, Severity};
 
-use crate::rule::Rule;
+/// What a finding needs to know of its rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleId {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub default_severity: Severity,
+}
 
 /// One finding of one rule.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    pub rule: &'static Rule,
+    pub rule: RuleId,
     /// The finding's own severity when it differs from the rule's default
     /// (severity follows the risk: e.g. ALLOW FILTERING inside one partition is a
     /// warning, on a full key it is info). Configuration may still override.
@@ -33,12 +43,12 @@ pub struct Finding {
 
 /// The findings of one rule run; `new` starts a finding with the rule's defaults.
 pub struct Findings {
-    rule: &'static Rule,
+    rule: RuleId,
     pub(crate) items: Vec<Finding>,
 }
 
 impl Findings {
-    pub(crate) fn new(rule: &'static Rule) -> Self {
+    pub(crate) fn new(rule: RuleId) -> Self {
         Self {
             rule,
             items: Vec::new(),

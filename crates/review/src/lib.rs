@@ -14,13 +14,14 @@ pub mod query;
 pub mod rule;
 pub mod rules;
 pub mod suppress;
+pub mod table_hints;
 
 use cqlmodel_diagnostics::{Diagnostic, Label, SourceMap};
 use cqlmodel_schema::Schema;
 
 pub use config::{Config, ConfigError, Level, Thresholds};
 pub use context::Context;
-pub use finding::{Finding, Findings};
+pub use finding::{Finding, Findings, RuleId};
 pub use query::{Query, load_queries};
 pub use rule::Rule;
 pub use rules::{RULES, find as find_rule};
@@ -49,6 +50,8 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         has_queries: input.has_queries,
         stats: input.stats,
         estimates: context::size_estimates(input.schema, input.stats, config),
+        by_table: context::queries_by_table(input.queries),
+        partition_keys: derive_key::PartitionKeyIndex::new(input.schema),
     };
     let mut findings: Vec<Finding> = Vec::new();
     for rule in RULES {
@@ -56,7 +59,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         if level == Some(Level::Off) {
             continue;
         }
-        let mut out = Findings::new(rule);
+        let mut out = Findings::new(rule.id());
         (rule.check)(&cx, &mut out);
         for mut f in out.items {
             if let Some(Level::On(severity)) = level {
@@ -84,7 +87,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
     });
     if config.level(rules::unused_suppression::UNUSED_SUPPRESSION.name) != Some(Level::Off) {
         let unused_level = config.level(rules::unused_suppression::UNUSED_SUPPRESSION.name);
-        let mut out = Findings::new(&rules::unused_suppression::UNUSED_SUPPRESSION);
+        let mut out = Findings::new(rules::unused_suppression::UNUSED_SUPPRESSION.id());
         for (s, used) in input.suppressions.iter().zip(&used) {
             if *used {
                 continue;

@@ -78,6 +78,9 @@ pub fn load_queries(
     let mut queries = Vec::new();
     let mut diagnostics = Vec::new();
     let mut ordinal = first_ordinal;
+    // Names seen so far: a set, since a list of 50,000 queries makes a linear
+    // search per query quadratic.
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (stmt, ann) in parsed.statements.iter().zip(annotations) {
         match &stmt.kind {
             StatementKind::Use(ks) => {
@@ -138,7 +141,7 @@ pub fn load_queries(
             Some(n) => n.to_string(),
             None => format!("Q{ordinal}"),
         };
-        if queries.iter().any(|q: &Query| q.name == name) {
+        if !names.insert(name.clone()) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
         let path = analyze(schema, stmt, session.as_deref());

@@ -4,7 +4,7 @@
 use cqlmodel_diagnostics::Severity;
 
 use crate::context::Context;
-use crate::finding::Findings;
+use crate::finding::{Findings, RuleId};
 
 /// A review rule. Declared with [`declare_rule!`] so that its doc comment is its
 /// documentation page (`cqlmodel rules NAME`, `docs/rules/NAME.md`).
@@ -20,6 +20,17 @@ pub struct Rule {
     /// Use instead / References.
     pub doc: &'static str,
     pub check: fn(&Context<'_>, &mut Findings),
+}
+
+impl Rule {
+    /// The identity its findings carry.
+    pub fn id(&self) -> RuleId {
+        RuleId {
+            code: self.code,
+            name: self.name,
+            default_severity: self.default_severity,
+        }
+    }
 }
 
 impl std::fmt::Debug for Rule {

@@ -72,6 +72,11 @@ fn run_rule(rule: &str) {
 }
 
 #[test]
+fn constant_partition_key() {
+    run_rule("constant-partition-key");
+}
+
+#[test]
 fn materialized_view_write_heavy() {
     run_rule("materialized-view-write-heavy");
 }

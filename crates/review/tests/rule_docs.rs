@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 use cqlmodel_review::{RULES, rule_page};
 
-const SECTIONS: [&str; 5] = [
+const SECTIONS: [&str; 6] = [
     "## What it does",
+    "## Evidence",
     "## Why is this bad?",
     "## Example",
     "## Use instead",

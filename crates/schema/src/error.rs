@@ -70,7 +70,7 @@ pub struct SchemaWarning {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SchemaWarningKind {
     /// `View.USAGE_WARNING`, sent for every CREATE MATERIALIZED VIEW.
     #[error("Materialized views are experimental and are not recommended for production use.")]
@@ -78,6 +78,18 @@ pub enum SchemaWarningKind {
     /// `SASIIndex.USAGE_WARNING`, sent for every CREATE CUSTOM INDEX ... USING SASI.
     #[error("SASI indexes are experimental and are not recommended for production use.")]
     SasiExperimental,
+    /// An option an older Cassandra accepted and 5.0 rejects, dropped because the
+    /// schema file describes an existing table (`Settings::removed_options_accepted`).
+    #[error(
+        "`{table}`: {options} removed in Cassandra {removed_in} (5.0 rejects the CREATE TABLE); the table is reviewed without it. Instead: {instead}"
+    )]
+    RemovedOption {
+        table: String,
+        /// The option names, quoted and comma-separated.
+        options: String,
+        removed_in: &'static str,
+        instead: &'static str,
+    },
 }
 
 impl std::fmt::Display for SchemaWarning {

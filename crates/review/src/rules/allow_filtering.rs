@@ -10,6 +10,11 @@ declare_rule! {
     /// ## What it does
     /// Finds queries that use `ALLOW FILTERING`.
     ///
+    /// ## Evidence
+    /// The query list and the schema: what the filter leaves unrestricted decides
+    /// the severity (a whole table, one partition, a full key). `@path
+    /// admin|analytics|migration` marks a query that runs off the request path.
+    ///
     /// ## Why is this bad?
     /// `ALLOW FILTERING` lets Cassandra read rows it cannot locate by key and
     /// discard the ones that do not match. Across partitions that is a scan of

@@ -152,6 +152,9 @@ pub fn bucketed_table(
 
 /// `table` with a salt column (`hash(source) % buckets`) added to its partition key.
 /// Returns the sketch and the salt column's name.
+/// Salt buckets when no statistics size them.
+pub const DEFAULT_SALT_BUCKETS: u32 = 16;
+
 pub fn salted_table(table: &Table, buckets: u32, source: Option<&str>) -> (TableSketch, String) {
     let mut sketch = TableSketch::of(table);
     let name = sketch.fresh_column_name("bucket");

@@ -15,6 +15,10 @@ declare_rule! {
     /// (`ORDER BY ts DESC`) on a table clustered `ts ASC`, or oldest-first on one
     /// clustered `DESC`, typically with a `LIMIT` that wants the rows at the far end.
     ///
+    /// ## Evidence
+    /// The query list: the hottest read of a table (`@rate`), its ORDER BY and
+    /// LIMIT. Without a query list the rule is silent.
+    ///
     /// ## Why is this bad?
     /// Rows are stored in clustering order, and Cassandra reads a partition backwards
     /// by buffering: in the default (BIG) SSTable format each index block (the whole
@@ -60,8 +64,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         }
         let name = table.qualified_name();
         let reads: Vec<&Query> = cx
-            .queries
-            .iter()
+            .queries_on_name(&name)
             .filter(|q| {
                 q.is_read()
                     && q.path.error.is_none()

@@ -88,6 +88,19 @@ pub fn named_like_time_bucket(column: &Column) -> bool {
     native(&column.ty) == Some(NativeType::Date) || has_word(&column.name, BUCKET_WORDS)
 }
 
+/// Names of partition-key columns that cut one logical key into numbered
+/// partitions (`partition`, `partition_nr`, `timebucket`): by time or by count,
+/// they bound what one partition receives. Checked with [`named_like_time_bucket`]
+/// by `unbounded-partition` only (a constant `partition = 'services'` is not a
+/// time value for `hot-partition`).
+const SPLIT_WORDS: &[&str] = &["partition", "timebucket", "tbucket", "chunk", "segment"];
+
+/// A partition-key column that bounds partition growth: a time bucket, or a
+/// partition number (`partition`, `partition_nr`, `timebucket`).
+pub fn bounds_partition(column: &Column) -> bool {
+    named_like_time_bucket(column) || has_word(&column.name, SPLIT_WORDS)
+}
+
 const SALT_WORDS: &[&str] = &[
     "salt",
     "shard",
@@ -204,6 +217,73 @@ const PERSON_WORDS: &[&str] = &[
 /// pace of that person's activity.
 pub fn names_a_person(column: &Column) -> bool {
     has_word(&column.name, PERSON_WORDS)
+}
+
+const EMITTER_WORDS: &[&str] = &[
+    "device",
+    "sensor",
+    "host",
+    "machine",
+    "meter",
+    "vehicle",
+    "server",
+    "instance",
+    "agent",
+    "probe",
+    "station",
+    "thing",
+    "asset",
+    "source",
+    "stream",
+    "metric",
+    "series",
+    "node",
+    "container",
+    "pod",
+    "tracker",
+    "car",
+    "truck",
+    "robot",
+];
+
+/// A key naming something that emits events continuously (`device_id`,
+/// `sensor`, `host`, `metric`): its partition receives a stream, not a list.
+pub fn names_an_emitter(column: &Column) -> bool {
+    has_word(&column.name, EMITTER_WORDS)
+}
+
+/// An identifier of one entity (`workflow_id`, `entity_uuid`, a `uuid` or
+/// `timeuuid`): rows under it describe that entity, whose life is finite.
+pub fn identifies_an_entity(column: &Column) -> bool {
+    matches!(
+        native(&column.ty),
+        Some(NativeType::Uuid | NativeType::Timeuuid)
+    ) || last_word_in(&column.name, &["id", "uuid"])
+}
+
+const SHARED_WORDS: &[&str] = &[
+    "tag",
+    "tags",
+    "label",
+    "topic",
+    "service",
+    "operation",
+    "endpoint",
+    "route",
+    "event",
+    "category",
+    "type",
+    "kind",
+    "status",
+    "hashtag",
+    "keyword",
+];
+
+/// A value many writers share (`tag_name`, `service_name`, `operation_name`,
+/// `event_type`): one partition per value receives every writer's rows.
+pub fn shared_by_writers(column: &Column) -> bool {
+    !identifies_an_entity(column)
+        && (has_word(&column.name, SHARED_WORDS) || low_cardinality_by_heuristic(column))
 }
 
 const MUTABLE_WORDS: &[&str] = &[

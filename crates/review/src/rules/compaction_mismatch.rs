@@ -17,7 +17,9 @@ declare_rule! {
     ///
     /// - a time series with a TTL (`default_time_to_live > 0`, or `USING TTL` in
     ///   the query list) and a time-ordered clustering column, not on
-    ///   `TimeWindowCompactionStrategy` (TWCS), and never updated or deleted: warning;
+    ///   `TimeWindowCompactionStrategy` (TWCS), and never updated or deleted: a
+    ///   warning when written at least 100 rows/s, info (a question) below that or
+    ///   without rates;
     /// - TWCS without any TTL: warning (info without a query list, which may set
     ///   `USING TTL`);
     /// - TWCS on a table the query list updates or deletes, or inserts into both
@@ -25,8 +27,18 @@ declare_rule! {
     ///   TIMESTAMP` (out of order): info;
     /// - `LeveledCompactionStrategy` (LCS) on a write-heavy table: the writes'
     ///   `@rate` sum (without rates: the statistics file's `rows_per_second`)
-    ///   reaches `thresholds.high_rate_per_second` (warning), or the table is
-    ///   written ten times more than it is read (info).
+    ///   reaches `thresholds.high_rate_per_second` and the table is written ten
+    ///   times more than it is read (warning), or one of the two (info).
+    ///
+    /// ## Evidence
+    /// - The schema (strategy, TTL, clustering) and the query list (`USING TTL`,
+    ///   updates, deletes, `@rate`).
+    /// - A TTL'd time series off TimeWindowCompactionStrategy is a warning when it
+    ///   is written at least 100 rows/s (query `@rate`, else the statistics'
+    ///   `rows_per_second`); below that, or without numbers, a question (info).
+    /// - LeveledCompactionStrategy is a warning when the writes reach
+    ///   `high_rate_per_second` and are at least ten times the reads; one of the
+    ///   two alone is info.
     ///
     /// ## Why is this bad?
     /// TWCS groups SSTables by write time into windows and drops a whole window
@@ -159,10 +171,13 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 Some(t) => format!("default_time_to_live = {} s", thousands(t)),
                 None => format!("`USING TTL` in {}", quoted_list(&writes.with_ttl)),
             };
+            let (severity, volume) = ttl_series_volume(cx, table);
             let f = finding(cx, out, table, format!(
                 "`{}` is a time series with a TTL ({ttl_from}) on {class}, not TimeWindowCompactionStrategy",
                 table.qualified_name()
             ))
+            .severity(severity)
+            .note(volume)
             .note(format!(
                 "rows clustered by `{}` expire in write order, but {class} mixes old and new rows in the same SSTables: expired data is purged only when compaction merges everything that overlaps it",
                 time.name
@@ -180,6 +195,46 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         if class == LCS {
             lcs_finding(cx, out, table);
         }
+    }
+}
+
+/// Writes per second from which a TTL'd time series is a sustained stream whose
+/// expired data is worth compacting by time windows (8.6 M rows a day).
+const TTL_STREAM_RATE: f64 = 100.0;
+
+/// How much a TTL'd time series is written, which decides whether its
+/// compaction matters: a warning from [`TTL_STREAM_RATE`] (query rates, else the
+/// statistics' `rows_per_second`), a question below it or without numbers.
+fn ttl_series_volume(cx: &Context<'_>, table: &Table) -> (Severity, String) {
+    let name = table.qualified_name();
+    let writes = write_load(cx, &name);
+    let rate = match stats_growth(cx, table) {
+        Some(growth) if writes.rate == 0.0 => growth,
+        _ => writes.rate,
+    };
+    if rate >= TTL_STREAM_RATE {
+        (
+            Severity::Warning,
+            format!(
+                "written {} (a stream: at least {}): expired data piles up faster than compaction happens to merge it",
+                format_rate(rate),
+                format_rate(TTL_STREAM_RATE)
+            ),
+        )
+    } else if rate > 0.0 {
+        (
+            Severity::Info,
+            format!(
+                "written {}, below {}: at that volume the strategy matters little (a question, not a finding)",
+                format_rate(rate),
+                format_rate(TTL_STREAM_RATE)
+            ),
+        )
+    } else {
+        (
+            Severity::Info,
+            "a question, not a finding: how much is written decides whether it matters; `@rate` on the writes of a query list, or `rows_per_second` in a statistics file, would decide it".to_string(),
+        )
     }
 }
 
@@ -287,12 +342,16 @@ fn lcs_finding(cx: &Context<'_>, out: &mut Findings, table: &Table) {
         _ => (writes.rate, writes.describe()),
     };
     let high = cx.config.thresholds.high_rate_per_second;
-    let severity = if write_rate >= high {
-        Severity::Warning
-    } else if writes.rate > 0.0 && reads.unrated == 0 && writes.rate >= 10.0 * reads.rate {
-        Severity::Info
-    } else {
-        return;
+    // Write-heavy is relative: a table read about as often as it is written is
+    // what LCS is for, however high both rates are.
+    let write_heavy = writes.rate > 0.0 && reads.unrated == 0 && writes.rate >= 10.0 * reads.rate;
+    let severity = match (
+        write_rate >= high,
+        write_heavy || (writes.rate == 0.0 && write_rate >= high),
+    ) {
+        (true, true) => Severity::Warning,
+        (true, false) | (false, true) => Severity::Info,
+        (false, false) => return,
     };
     let mut f = finding(
         cx,

@@ -2,12 +2,10 @@ use cqlmodel_cql::ast::{RelationKind, StatementKind};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::access::AccessKind;
 
-use crate::config::Level;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{DeriveOptions, derive_table, path_table, predicates};
 use crate::finding::Findings;
-use crate::query::Query;
 
 declare_rule! {
     /// ## What it does
@@ -18,6 +16,12 @@ declare_rule! {
     /// A query annotated `-- @path admin`, `@path analytics` or `@path migration`
     /// declares that it does not run on the application's request path; its scan
     /// is reported as info. `@path app` (the default) is an application read.
+    ///
+    /// ## Evidence
+    /// The query list. A scan through a secondary index is left to
+    /// `secondary-index-misuse` (one problem, one finding) unless that rule is off.
+    /// `@path admin|analytics|migration` turns a scan into info: say where a query
+    /// runs.
     ///
     /// ## Why is this bad?
     /// Without a partition key the coordinator cannot route the read: it walks the
@@ -59,51 +63,7 @@ declare_rule! {
     };
 }
 
-/// Where a query runs, from its `@path` annotation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QueryPath {
-    /// `@path app`, or no annotation: a request path of the application.
-    Application,
-    Admin,
-    Analytics,
-    Migration,
-}
-
-impl QueryPath {
-    /// The values `@path` accepts.
-    pub const VALUES: &'static str = "app, admin, analytics, migration";
-
-    /// True off the application's request path (admin, analytics, migration).
-    pub fn is_offline(self) -> bool {
-        self != QueryPath::Application
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            QueryPath::Application => "app",
-            QueryPath::Admin => "admin",
-            QueryPath::Analytics => "analytics",
-            QueryPath::Migration => "migration",
-        }
-    }
-}
-
-/// The query's `@path`; an unknown value is an application path, returned as `Err`
-/// with the value so the finding can say it was not understood.
-pub fn query_path(q: &Query) -> Result<QueryPath, String> {
-    match q
-        .annotations
-        .get("path")
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        None | Some("app" | "application" | "") => Ok(QueryPath::Application),
-        Some("admin") => Ok(QueryPath::Admin),
-        Some("analytics") => Ok(QueryPath::Analytics),
-        Some("migration") => Ok(QueryPath::Migration),
-        Some(other) => Err(other.to_string()),
-    }
-}
+pub use super::query_path::{QueryPath, query_path};
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
     for q in cx.queries {
@@ -111,6 +71,12 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             continue;
         };
         if q.path.error.is_some() || q.path.kind != AccessKind::RangeScan {
+            continue;
+        }
+        if q.path.index.is_some()
+            && cx.rule_enabled(super::secondary_index_misuse::SECONDARY_INDEX_MISUSE.name)
+        {
+            // `secondary-index-misuse` reports the scan through the index, with its fix.
             continue;
         }
         let Some(table) = path_table(cx.schema, &q.path) else {
@@ -196,8 +162,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             out.push(f);
             continue;
         }
-        let unserved_off =
-            cx.config.level(super::unserved_query::UNSERVED_QUERY.name) == Some(Level::Off);
+        let unserved_off = !cx.rule_enabled(super::unserved_query::UNSERVED_QUERY.name);
         f = match derive_table(cx.schema, table, select, &DeriveOptions::with_stats(cx.stats.and_then(|s| s.table(&table.qualified_name())))) {
             Ok(derived) if unserved_off => f.fix(
                 format!(

@@ -1,6 +1,8 @@
 use cqlmodel_cql::ast::{Operator, RelationKind, StatementKind};
+use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Table};
+use cqlmodel_stats::units::format_count;
 use cqlmodel_stats::{Distribution, RecommendationKind};
 
 use super::bucketing::salted_table;
@@ -9,6 +11,8 @@ use super::column_roles::{
     named_like_time_bucket, native, words,
 };
 use super::key_facts::{QueryIndex, column_site, partition_key_text};
+use super::query_facts::write_load;
+use super::shared_key::busy_shared_key;
 use super::table_cql::{TableSketch, derived_table_name};
 use crate::context::Context;
 use crate::declare_rule;
@@ -25,7 +29,16 @@ declare_rule! {
     /// - a low-cardinality value alone: a `boolean`, a status, a type, a country or
     ///   region (by name), or, with a statistics file, a key whose `distinct` count is
     ///   at most `hot_partition_keys` (default 100);
-    /// - a combination of only such columns (`(country, day)`).
+    /// - a combination of only such columns (`(country, day)`);
+    /// - values many writers share (`tag_name`, `service_name`, `operation_name`,
+    ///   `event_type`), with a time bucket (each window's partition takes every
+    ///   write of a busy value: a write hot spot) or bounded only by a TTL (a busy
+    ///   value's partition holds the whole TTL of its rows).
+    ///
+    /// A time-valued key is a problem in proportion to its traffic: a warning
+    /// when the query list's write rate fills a period's partition past
+    /// `partition_rows` or reaches `high_rate_per_second`, a question (info)
+    /// without rates.
     ///
     /// A key with a distributing column (an id, or an integer salt such as
     /// `bucket`) is not reported: `PRIMARY KEY ((day, bucket), ...)` is the fix.
@@ -44,6 +57,19 @@ declare_rule! {
     /// of one instant (or of the period the application truncates it to) shares the
     /// value, and so the partition. The review assumes Murmur3 (the default since
     /// Cassandra 1.2).
+    ///
+    /// ## Evidence
+    /// - Statistics (`distinct`, `distribution`, `bucket`) decide a column's role.
+    /// - Without them, names and types: a low-cardinality name or a boolean as the
+    ///   whole key is a warning (every row of the table lands in a few
+    ///   partitions). A time-valued key (a day, an instant) is a warning only when
+    ///   the query list's write `@rate` puts at least `partition_rows` rows in one
+    ///   period, or reaches `high_rate_per_second`; without rates it is a question
+    ///   (info).
+    /// - A key made of values many writers share (a tag, a service, an operation,
+    ///   an event type; not an id) is a warning when a time bucket makes one
+    ///   partition per window (a write hot spot) or when only a TTL bounds a time
+    ///   series under it. A salt in the key (`bucket`, `shard` integers) clears it.
     ///
     /// ## Why is this bad?
     /// A partition lives on RF replicas. A key with N values uses at most N × RF
@@ -101,8 +127,7 @@ declare_rule! {
     };
 }
 
-/// Salt buckets when no statistics size them.
-pub const DEFAULT_SALT_BUCKETS: u32 = 16;
+pub use super::bucketing::DEFAULT_SALT_BUCKETS;
 
 /// What a partition-key column contributes to spreading the table.
 #[derive(Debug, Clone, PartialEq)]
@@ -205,6 +230,9 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             .map(|c| (c, classify(cx, table, c)))
             .collect();
         if roles.is_empty() || roles.iter().any(|(_, r)| *r == Role::Spreads) {
+            if let Some(f) = busy_shared_key(cx, &index, table, out) {
+                out.push(f);
+            }
             continue;
         }
         let time: Vec<&(&Column, Role)> = roles
@@ -267,6 +295,15 @@ fn report(
         .new_finding(message)
         .at(file, span, start, "few partitions, or one per period")
         .table(name.clone());
+    // A time key is a problem in proportion to the traffic of one period: without
+    // statistics, the query list's rates decide; without them it is a question.
+    if let Some(p) = period
+        .as_deref()
+        .filter(|_| cx.table_stats(table).is_none())
+    {
+        let (severity, why) = time_key_load(cx, &name, p);
+        f = f.severity(severity).note(why);
+    }
     for (_, role) in roles {
         match role {
             Role::Time(_, why) | Role::Few(why, _) => f = f.note(why.clone()),
@@ -385,6 +422,58 @@ fn salt_buckets(cx: &Context<'_>, table: &Table, roles: &[(&Column, Role)]) -> (
             (n, basis)
         }
         _ => (spread, basis),
+    }
+}
+
+/// Seconds in a period of a time key ("instant": none to multiply by).
+fn period_seconds(period: &str) -> Option<f64> {
+    let day = 86_400.0;
+    Some(match period {
+        "minute" => 60.0,
+        "hour" => 3_600.0,
+        "day" => day,
+        "week" => 7.0 * day,
+        "month" => 30.0 * day,
+        "quarter" => 91.0 * day,
+        "year" => 365.0 * day,
+        _ => return None,
+    })
+}
+
+/// The severity of a time-valued key from the write rate the query list gives.
+fn time_key_load(cx: &Context<'_>, table: &str, period: &str) -> (Severity, String) {
+    let writes = write_load(cx, table);
+    let high = cx.config.thresholds.high_rate_per_second;
+    let rows_limit = cx.config.thresholds.partition_rows as f64;
+    if writes.rate <= 0.0 {
+        return (
+            Severity::Info,
+            format!(
+                "a question, not a finding: how many writes {} takes decides it (at 1 write/s a day's partition holds 86,400 rows); `@rate` on the writes of a query list, or a statistics file, would decide it",
+                an(period)
+            ),
+        );
+    }
+    let per_period = period_seconds(period).map(|s| writes.rate * s);
+    let heavy = writes.rate >= high || per_period.is_some_and(|n| n >= rows_limit);
+    let numbers = match per_period {
+        Some(n) => format!(
+            "the query list writes it {}/s: {} rows per {period} in one partition",
+            writes.rate,
+            format_count(n)
+        ),
+        None => format!("the query list writes it {}/s", writes.rate),
+    };
+    if heavy {
+        (Severity::Warning, numbers)
+    } else {
+        (
+            Severity::Info,
+            format!(
+                "{numbers}: below {} rows and {high}/s, a question rather than a finding",
+                format_count(rows_limit)
+            ),
+        )
     }
 }
 

@@ -10,6 +10,11 @@ declare_rule! {
     /// with Cassandra's own message, including reads that need `ALLOW FILTERING`
     /// and do not say so.
     ///
+    /// ## Evidence
+    /// Certain: the query list, checked against the schema with Cassandra 5.0's
+    /// restriction rules and messages. An error means Cassandra rejects the
+    /// statement. Nothing more is needed; without a query list the rule is silent.
+    ///
     /// ## Why is this bad?
     /// The statement fails at run time with an `InvalidRequest`: the application
     /// path it belongs to does not work. The message is the one Cassandra 5.0

@@ -119,6 +119,8 @@ pub struct QueryIndex<'a> {
     writes: HashMap<String, Vec<(&'a Query, &'a Statement)>>,
     reads: HashMap<String, Vec<&'a Query>>,
     updates: Vec<ColumnUpdate<'a>>,
+    /// Positions in `updates` by (table, column).
+    updates_by_column: HashMap<(String, String), Vec<usize>>,
 }
 
 impl<'a> QueryIndex<'a> {
@@ -143,10 +145,19 @@ impl<'a> QueryIndex<'a> {
                 }
             }
         }
+        let updates = column_updates(queries);
+        let mut updates_by_column: HashMap<(String, String), Vec<usize>> = HashMap::new();
+        for (i, u) in updates.iter().enumerate() {
+            updates_by_column
+                .entry((u.table.clone(), u.column.clone()))
+                .or_default()
+                .push(i);
+        }
         QueryIndex {
             writes,
             reads,
-            updates: column_updates(queries),
+            updates,
+            updates_by_column,
         }
     }
 
@@ -171,9 +182,11 @@ impl<'a> QueryIndex<'a> {
         table: &'s str,
         column: &'s str,
     ) -> impl Iterator<Item = &'s ColumnUpdate<'a>> + 's {
-        self.updates
+        self.updates_by_column
+            .get(&(table.to_string(), column.to_string()))
+            .map_or(&[][..], Vec::as_slice)
             .iter()
-            .filter(move |u| u.table == table && u.column == column)
+            .filter_map(|i| self.updates.get(*i))
     }
 }
 

@@ -23,6 +23,10 @@ declare_rule! {
     /// (A partition that grows for ever is `unbounded-partition`'s finding, with or
     /// without statistics.)
     ///
+    /// ## Evidence
+    /// Statistics only (`docs/stats.md`): without them the rule is silent, since
+    /// sizes cannot be guessed from a schema.
+    ///
     /// ## Why is this bad?
     /// Cassandra reads, compacts, repairs and streams a partition as a unit. Large
     /// partitions make reads slow (the partition index must be walked), put heap

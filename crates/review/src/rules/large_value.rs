@@ -17,11 +17,13 @@ declare_rule! {
     /// ## What it does
     /// Finds values that are, or can become, large:
     ///
-    /// - `blob` columns: a warning when nothing bounds their size (a heuristic:
-    ///   blobs hold files, images, documents), info when the statistics file says
-    ///   they are small (`max_size`, `p99_size` or `avg_size` at most
-    ///   `large_value_bytes`, default 1 MiB) or the name says so (`hash`, `digest`,
-    ///   `checksum`, `signature`, `nonce`); any column whose statistics size is over
+    /// - `blob` columns: a warning when the names say files or documents (a
+    ///   heuristic) and nothing bounds their size; info when the statistics file
+    ///   says they are small (`max_size`, `p99_size` or `avg_size` at most
+    ///   `large_value_bytes`, default 1 MiB), the name says so (`hash`, `digest`,
+    ///   `checksum`, `signature`, `nonce`), the value is already chunked, or
+    ///   nothing is known (a question: serialized records, ids and tokens are
+    ///   small); any column whose statistics size is over
     ///   `large_value_bytes` is a warning, and over 16 MiB an error (Cassandra's
     ///   default `max_mutation_size`, half of the 32 MiB `commitlog_segment_size`,
     ///   rejects the write);
@@ -29,7 +31,23 @@ declare_rule! {
     ///   element size over `large_value_bytes`, or more than `collection_elements`
     ///   elements, default 1,000), or appended to by the query list
     ///   (`SET l = l + ?`, `SET l = ? + l`). List appends are a warning; set and map
-    ///   additions without statistics are info.
+    ///   additions without statistics are info;
+    /// - non-frozen collections of blobs (`map<k, blob>`, `list<blob>`,
+    ///   `set<blob>`): payloads hidden in cells the row reads whole, a warning.
+    ///
+    /// ## Evidence
+    /// - Statistics (`max_size`, `p99_size`, `avg_size`, `max_elements`,
+    ///   `element_size`) decide sizes.
+    /// - Without them, a blob is a warning only when the names say it holds files
+    ///   or documents (`file`, `image`, `attachment`, `document`, `firmware`,
+    ///   `snapshot`, `content`, `body`... in the column or table name, or a
+    ///   `content_type`, `mime_type` or `file_name` column beside it); a blob
+    ///   already cut into chunks (a `chunk`/`part`/`segment` clustering column) or
+    ///   named like a hash, key or token is info; any other blob is a question
+    ///   (info).
+    /// - A non-frozen collection of blobs (`map<k, blob>`, `list<blob>`,
+    ///   `set<blob>`) holds payloads read whole with the row: a warning.
+    /// - The query list's appends (`l = l + ?`) for growing collections.
     ///
     /// ## Why is this bad?
     /// A large value is read, written, compacted and repaired whole: a few MB per
@@ -162,38 +180,7 @@ fn check_value(
                 bytes_text(cx.config.thresholds.large_value_bytes)
             ),
         ),
-        None if is_blob => {
-            if words(&column.name)
-                .iter()
-                .any(|w| SMALL_BLOB_WORDS.contains(&w.as_str()))
-            {
-                (
-                    Severity::Info,
-                    format!(
-                        "blob `{}` of `{}` is probably small (a hash, key or signature by its name)",
-                        column.name,
-                        table.qualified_name()
-                    ),
-                    format!(
-                        "heuristic: `{}` is named like a fixed-size binary value; a statistics file with `max_size` confirms it",
-                        column.name
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "blob `{}` of `{}` has no size bound: files, images and documents make multi-MB cells",
-                        column.name,
-                        table.qualified_name()
-                    ),
-                    format!(
-                        "heuristic: nothing bounds the size of `{}`; a statistics file with `max_size` decides",
-                        column.name
-                    ),
-                )
-            }
-        }
+        None if is_blob => blob_without_size(table, column),
         _ => return,
     };
     let (file, span, start) = column_site(table, column);
@@ -222,6 +209,116 @@ fn check_value(
         );
     }
     out.push(f);
+}
+
+/// Words that say a value is a file, an image or a document body.
+const FILE_WORDS: &[&str] = &[
+    "file",
+    "files",
+    "image",
+    "images",
+    "img",
+    "photo",
+    "picture",
+    "pic",
+    "avatar",
+    "thumbnail",
+    "attachment",
+    "document",
+    "doc",
+    "pdf",
+    "video",
+    "audio",
+    "media",
+    "firmware",
+    "binary",
+    "archive",
+    "upload",
+    "snapshot",
+    "content",
+    "body",
+];
+
+/// Sibling columns that describe a file (its name, type or size).
+const FILE_SIBLINGS: &[&str] = &[
+    "content_type",
+    "mime_type",
+    "file_name",
+    "filename",
+    "file_size",
+    "media_type",
+];
+
+/// Clustering words that cut a value into pieces.
+const CHUNK_WORDS: &[&str] = &["chunk", "part", "piece", "block", "segment", "slice"];
+
+/// A blob the statistics do not size: small by name, chunked by the key, a file
+/// by the names around it (a warning), or else a question (info).
+fn blob_without_size(table: &Table, column: &Column) -> (Severity, String, String) {
+    let name = table.qualified_name();
+    let has = |text: &str, list: &[&str]| words(text).iter().any(|w| list.contains(&w.as_str()));
+    if has(&column.name, SMALL_BLOB_WORDS) {
+        return (
+            Severity::Info,
+            format!(
+                "blob `{}` of `{name}` is probably small (a hash, key or signature by its name)",
+                column.name
+            ),
+            format!(
+                "heuristic: `{}` is named like a fixed-size binary value; a statistics file with `max_size` confirms it",
+                column.name
+            ),
+        );
+    }
+    if let Some(chunk) = table.clustering().find(|c| has(&c.name, CHUNK_WORDS)) {
+        return (
+            Severity::Info,
+            format!(
+                "blob `{}` of `{name}` is stored in chunks (`{}` in the key): keep each chunk under 1 MB",
+                column.name, chunk.name
+            ),
+            format!(
+                "`{}` is a clustering column: one value is cut into rows, each read and compacted on its own",
+                chunk.name
+            ),
+        );
+    }
+    let file_name = has(&column.name, FILE_WORDS) || has(&table.name, FILE_WORDS);
+    let sibling = table
+        .columns
+        .iter()
+        .find(|c| FILE_SIBLINGS.contains(&c.name.to_ascii_lowercase().as_str()));
+    if file_name || sibling.is_some() {
+        let evidence = match sibling {
+            Some(s) => format!("`{}` beside it describes a file", s.name),
+            None => format!(
+                "the names (`{}`, `{}`) say file, image or document",
+                table.name, column.name
+            ),
+        };
+        return (
+            Severity::Warning,
+            format!(
+                "blob `{}` of `{name}` holds files or documents inline: multi-MB cells",
+                column.name
+            ),
+            format!(
+                "heuristic: {evidence}; nothing bounds its size (a statistics file with `max_size` decides)"
+            ),
+        );
+    }
+    (
+        Severity::Info,
+        format!(
+            "how large can blob `{}` of `{name}` get? Nothing in the schema bounds it",
+            column.name
+        ),
+        format!(
+            "a question, not a finding: serialized records, ids and tokens are small; files and documents are not. A statistics file with `max_size` for `{}` decides (over {} it is a warning)",
+            column.name,
+            bytes_text(1024 * 1024)
+        ),
+    )
 }
 
 fn element_bytes(ty: &CqlType) -> f64 {
@@ -276,6 +373,31 @@ fn check_collection(
                 bytes_text(thresholds.large_value_bytes)
             ),
         )
+    } else if let Some(kind) = blob_elements(&column.ty).filter(|_| elements.is_none()) {
+        let writers: Vec<String> = {
+            let mut names: Vec<String> = index
+                .updates_of(&name, &column.name)
+                .map(|u| u.query.name.clone())
+                .collect();
+            names.dedup();
+            names
+        };
+        let written = if writers.is_empty() {
+            String::new()
+        } else {
+            format!(", written element by element ({})", writers.join(", "))
+        };
+        (
+            Severity::Warning,
+            format!(
+                "non-frozen {kind} `{}` of `{name}` holds blob payloads{written}: every read of the column reads them all",
+                column.name
+            ),
+            format!(
+                "heuristic: blob elements are payloads of unbounded size, and nothing bounds their number; a statistics file with `max_elements` and `element_size` for `{}` decides",
+                column.name
+            ),
+        )
     } else if is_list && !growers.is_empty() {
         (
             Severity::Warning,
@@ -321,6 +443,17 @@ fn check_collection(
         );
     }
     out.push(f);
+}
+
+/// "map", "list" or "set" when the collection's values are blobs.
+fn blob_elements(ty: &CqlType) -> Option<&'static str> {
+    let blob = |t: &CqlType| native(t) == Some(NativeType::Blob);
+    match ty {
+        CqlType::Map { value, .. } if blob(value) => Some("map"),
+        CqlType::List { element, .. } if blob(element) => Some("list"),
+        CqlType::Set { element, .. } if blob(element) => Some("set"),
+        _ => None,
+    }
 }
 
 /// The collection's elements as rows: the table's key, then the element.

@@ -17,6 +17,10 @@ declare_rule! {
     /// for (a uniqueness check at sign-up, a lock taken once a minute): it is not
     /// reported, and neither is one without a `@rate`.
     ///
+    /// ## Evidence
+    /// The query list: conditional statements and their `@rate`. Without a rate a
+    /// lightweight transaction is not reported.
+    ///
     /// ## Why is this bad?
     /// A lightweight transaction runs Paxos among the partition's replicas:
     /// prepare/promise, read, propose/accept, commit: four round trips to a quorum

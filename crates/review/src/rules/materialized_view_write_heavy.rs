@@ -21,6 +21,10 @@ declare_rule! {
     /// - faster than ten times the threshold (e.g. 50,000/s): error;
     /// - any other view (a slow base, or writes without `@rate`): info.
     ///
+    /// ## Evidence
+    /// The base table's write rate: the query list's `@rate`, else the statistics
+    /// file's `rows_per_second`. Without either, every view is info.
+    ///
     /// ## Why is this bad?
     /// Every write to the base table also writes the view. The base replica first
     /// reads the existing base row (a read-before-write, under a lock on the

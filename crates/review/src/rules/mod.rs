@@ -5,6 +5,7 @@ mod bucketing;
 pub mod clustering_order_mismatch;
 mod column_roles;
 pub mod compaction_mismatch;
+pub mod constant_partition_key;
 pub mod full_scan;
 pub mod hot_partition;
 pub mod invalid_query;
@@ -17,11 +18,13 @@ pub mod multi_partition_batch;
 pub mod mutable_primary_key;
 pub mod olap_query;
 mod query_facts;
+pub mod query_path;
 pub mod queue_pattern;
 pub mod read_before_write;
 pub mod replication_risk;
 pub mod scatter_gather;
 pub mod secondary_index_misuse;
+mod shared_key;
 mod table_cql;
 pub mod unbounded_partition;
 pub mod unserved_query;
@@ -53,6 +56,7 @@ pub static RULES: &[&Rule] = &[
     &read_before_write::READ_BEFORE_WRITE,
     &mutable_primary_key::MUTABLE_PRIMARY_KEY,
     &unused_table::UNUSED_TABLE,
+    &constant_partition_key::CONSTANT_PARTITION_KEY,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 

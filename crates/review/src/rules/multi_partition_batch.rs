@@ -32,6 +32,11 @@ declare_rule! {
     /// key is an anonymous `?` the partition count is unknown; the rule then
     /// decides by the number of statements and tables, and says it is a heuristic.
     ///
+    /// ## Evidence
+    /// The query list: the batches, their partition keys and literal values. With
+    /// anonymous `?` keys the partition count is unknown and the finding says it
+    /// is a heuristic.
+    ///
     /// ## Why is this bad?
     /// A batch is not a bulk-loading tool. A LOGGED batch first writes the whole
     /// batch to the batchlog of two other nodes, then applies each mutation, then

@@ -28,6 +28,10 @@ declare_rule! {
     /// table, the application already maintains it the documented way: the finding
     /// is info.
     ///
+    /// ## Evidence
+    /// With a query list, UPDATEs of the same column on other tables (a warning);
+    /// without one, names only (info).
+    ///
     /// ## Why is this bad?
     /// A primary key cannot be updated: changing the attribute is a delete of the
     /// old row plus an insert of a new one, in every table that keys by it. Done

@@ -6,7 +6,7 @@ use cqlmodel_schema::Table;
 use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::types::{CqlType, NativeType};
 
-use super::full_scan::query_path;
+use super::query_path::query_path;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{TableSpec, create_table_cql, path_table};
@@ -22,6 +22,10 @@ declare_rule! {
     /// Severity: a warning across the ring or over more partitions than
     /// `thresholds.scatter_gather_partitions`; info over a short known list of
     /// partitions, or on a query annotated `@path admin|analytics|migration`.
+    ///
+    /// ## Evidence
+    /// The query list and its access paths; `@path admin|analytics|migration`
+    /// turns a finding into info.
     ///
     /// ## Why is this bad?
     /// Cassandra computes an aggregate on the coordinator, page by page, after reading

@@ -58,8 +58,7 @@ pub(crate) fn read_load<'a>(cx: &Context<'a>, table: &str) -> Load<'a> {
 fn load<'a>(cx: &Context<'a>, table: &str, keep: fn(&Query) -> bool) -> Load<'a> {
     let mut out = Load::default();
     for q in cx
-        .queries
-        .iter()
+        .queries_on_name(table)
         .filter(|q| keep(q) && q.path.error.is_none())
     {
         let hits = single_statements(q)

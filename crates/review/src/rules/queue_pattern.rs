@@ -30,6 +30,10 @@ declare_rule! {
     /// it is an info. A range deletion of the far end of the partition (trimming
     /// old rows of a newest-first timeline) is not a queue.
     ///
+    /// ## Evidence
+    /// The query list (deletes at the head, reads of the head, their `@rate`) and
+    /// the names. Without a query list the rule is silent.
+    ///
     /// ## Why is this bad?
     /// A delete writes a tombstone; it does not remove the row. Each head read
     /// starts at the head of the partition, where every consumed item still lies

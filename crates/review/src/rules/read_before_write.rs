@@ -3,6 +3,7 @@ use cqlmodel_cql::ast::{
     InsertValues, NativeType, Operator, Relation, RelationKind, Select, Selection, SelectorKind,
     Span, Statement, StatementKind, TermKind, Update,
 };
+use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::CqlType;
 use cqlmodel_schema::{Column, Table};
 
@@ -34,6 +35,13 @@ declare_rule! {
     /// edit form that overwrites a name is last-write-wins by design). A write
     /// annotated `@after NAME`, where NAME is a read of the same table, is always
     /// paired with that read.
+    ///
+    /// ## Evidence
+    /// The query list: a read and a write of the same table restricting the same
+    /// key. A check-then-insert, a write annotated `@after READ`, a collection, or
+    /// a column named like a running value (`balance`, `stock`, `count`, `seq`,
+    /// `next_id`, `version`...) is a warning; any other pairing is a question
+    /// (info): annotate the write `@after READ` to confirm it.
     ///
     /// ## Why is this bad?
     /// Cassandra's writes are upserts with last-write-wins: nothing makes the
@@ -196,6 +204,58 @@ fn pair<'a>(
     })
 }
 
+/// Column-name words of a value the application computes from its previous
+/// value (a balance, a stock level, a count, a sequence).
+const RUNNING_WORDS: &[&str] = &[
+    "balance",
+    "stock",
+    "quantity",
+    "qty",
+    "count",
+    "total",
+    "amount",
+    "score",
+    "points",
+    "credits",
+    "credit",
+    "inventory",
+    "votes",
+    "likes",
+    "views",
+    "remaining",
+    "budget",
+    "seq",
+    "sequence",
+    "version",
+    "counter",
+    "sum",
+    "level",
+    "next",
+];
+
+/// Why a read-modify-write pairing is only a question: the write is not
+/// annotated `@after` the read, and the column is a scalar whose name does not
+/// say it is computed from its previous value. `None` when the evidence holds.
+fn unconfirmed(table: &Table, write: &Query, pair: &Pair<'_>) -> Option<String> {
+    let Pattern::ReadModifyWrite(c) = &pair.pattern else {
+        return None;
+    };
+    if write.annotations.get("after").is_some() {
+        return None;
+    }
+    let column = table.column(c)?;
+    let running = c
+        .split('_')
+        .any(|w| RUNNING_WORDS.contains(&w.to_ascii_lowercase().as_str()));
+    if column.ty.is_collection() || running {
+        return None;
+    }
+    Some(format!(
+        "a question, not a finding: nothing says `{}` computes `{c}` from what `{}` read (annotate the write `@after {}` to confirm; a name like balance, stock or count would say it)",
+        write.name, pair.read.name, pair.read.name
+    ))
+}
+
 /// A read that fetches nothing but whether the row exists.
 fn existence_check(table: &Table, read: &Query, select: &Select) -> bool {
     if name_hints(&[&read.name], CHECK_WORDS) {
@@ -306,6 +366,9 @@ fn report(out: &mut Findings, table: &Table, write: &Query, stmt: &Statement, pa
             "heuristic: paired with `{}` because {}",
             pair.read.name, pair.reason
         ));
+    if let Some(question) = unconfirmed(table, write, pair) {
+        f = f.severity(Severity::Info).note(question);
+    }
     if let Some((description, cql)) = conditional(table, stmt, &pair.pattern) {
         f = f.fix(description, Some(cql));
     }

@@ -6,6 +6,7 @@ use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::{Keyspace, Replication};
 
 use super::query_facts::name_site;
+use crate::config::Profile;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::finding::Findings;
@@ -13,8 +14,17 @@ use crate::finding::Findings;
 declare_rule! {
     /// ## What it does
     /// Checks each keyspace's replication: `SimpleStrategy` is a warning; a
-    /// replication factor below 3 in a datacenter is a warning at 1 and info at 2.
+    /// replication factor below 3 in a datacenter is a warning at 1 and info at 2;
+    /// `durable_writes = false` (writes skip the commit log) is a warning. On a
+    /// keyspace named like a development or test sandbox these are info.
     /// System keyspaces are skipped.
+    ///
+    /// ## Evidence
+    /// The keyspace definitions. A keyspace named like a development or test
+    /// sandbox (`dev`, `test`, `sandbox`, `local`, `demo`, `tutorial` as a word of
+    /// its name) gets info instead of a warning, unless `profile = "production"`
+    /// in `cqlmodel.toml`. `durable_writes = false` is a warning (info on a
+    /// sandbox).
     ///
     /// ## Why is this bad?
     /// `SimpleStrategy` places replicas on the next nodes of the ring, blind to
@@ -72,8 +82,73 @@ fn is_system(name: &str) -> bool {
     SYSTEM_KEYSPACES.contains(&name) || name.starts_with("dse_") || name.starts_with("system_")
 }
 
+/// Words that name a development, test or demo keyspace.
+const SANDBOX_WORDS: &[&str] = &[
+    "dev",
+    "devel",
+    "development",
+    "test",
+    "tests",
+    "testing",
+    "sandbox",
+    "local",
+    "demo",
+    "tutorial",
+    "example",
+    "examples",
+    "playground",
+    "scratch",
+    "tmp",
+    "temp",
+    "ci",
+];
+
+/// A keyspace named like a sandbox (`gateway_dev`, `test_ks`), unless the
+/// configuration says the schema is production's.
+fn sandbox(cx: &Context<'_>, ks: &Keyspace) -> bool {
+    cx.config.profile != Profile::Production
+        && ks
+            .name
+            .split(['_', '-'])
+            .any(|w| SANDBOX_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
 fn check(cx: &Context<'_>, out: &mut Findings) {
     for ks in cx.schema.keyspaces.values().filter(|k| !is_system(&k.name)) {
+        if !ks.durable_writes {
+            out.push(
+                out.new_finding(format!(
+                    "keyspace `{}` has durable_writes = false: writes skip the commit log",
+                    ks.name
+                ))
+                .severity(if sandbox(cx, ks) { Severity::Info } else { Severity::Warning })
+                .at(ks.origin.file, name_site(cx, ks.origin), ks.origin.span.start, "durable_writes = false")
+                .note("a write is acknowledged once in the memtable: a node that stops before its next flush loses those writes, and a whole datacenter losing power at once loses them for good")
+                .fix(
+                    "turn the commit log back on (the throughput it costs is the price of not losing acknowledged writes)",
+                    Some(format!(
+                        "ALTER KEYSPACE {} WITH durable_writes = true;",
+                        quote_ident(&ks.name)
+                    )),
+                ),
+            );
+        }
+        let before = out.items.len();
+        check_replication(cx, ks, out);
+        if sandbox(cx, ks) {
+            for f in out.items.iter_mut().skip(before) {
+                f.severity = Severity::Info;
+                f.notes.push(format!(
+                    "`{}` is named like a development or test keyspace: info (set `profile = \"production\"` in cqlmodel.toml to review it as production)",
+                    ks.name
+                ));
+            }
+        }
+    }
+}
+
+fn check_replication(cx: &Context<'_>, ks: &Keyspace, out: &mut Findings) {
+    {
         match &ks.replication {
             Replication::Simple { replication_factor } => {
                 let rf = *replication_factor;

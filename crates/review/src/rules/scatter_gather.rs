@@ -23,6 +23,11 @@ declare_rule! {
     /// info, or a warning on a high-rate query, never an error. Batches are left to
     /// `multi-partition-batch`.
     ///
+    /// ## Evidence
+    /// The query list: IN lists with their literal sizes, and `@rate` for the hot
+    /// path. `IN ?` has a size known only at run time (info, or a warning at a high
+    /// rate). Give `@rate` to the queries to have the hot path judged.
+    ///
     /// ## Why is this bad?
     /// One coordinator receives the whole `IN` list, sends one read per partition
     /// (each to its own replicas), holds every partial result in memory and answers

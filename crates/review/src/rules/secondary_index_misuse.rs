@@ -7,11 +7,12 @@ use cqlmodel_schema::{Column, Index, IndexImpl, Table};
 
 use cqlmodel_stats::units::format_count;
 
+use super::bucketing::DEFAULT_SALT_BUCKETS;
 use super::column_roles::{
     high_cardinality_by_heuristic, low_cardinality_by_heuristic, native, unique_like,
 };
-use super::hot_partition::DEFAULT_SALT_BUCKETS;
 use super::key_facts::QueryIndex;
+use super::query_path::query_path;
 use super::table_cql::{TableSketch, derived_table_name};
 use crate::context::Context;
 use crate::declare_rule;
@@ -44,6 +45,25 @@ declare_rule! {
     /// therefore info; a low-cardinality SAI index is info too (no giant index
     /// partition, though a query by one value still matches much of the table).
     /// Without a partition key, SAI and legacy indexes alike ask every node.
+    ///
+    /// The problem is the query, not the index: each query that reads through an
+    /// index without the partition key is a finding of its own (a warning on the
+    /// application path). The index definition is then not reported again; an
+    /// index that only partition-restricted queries use, or that no query uses,
+    /// or any index when there is no query list, is info.
+    ///
+    /// ## Evidence
+    /// - The index definition and the indexed column's cardinality: statistics
+    ///   (`distinct`, `rows`) decide; without them, names and types (a heuristic,
+    ///   said in a note).
+    /// - The query list decides the severity. A query that reads through the index
+    ///   without the partition key is a warning on the application path and info
+    ///   on a `@path admin|analytics|migration` query or on a table the statistics
+    ///   call tiny (at most 10,000 `rows`). An index whose every query restricts
+    ///   the partition key, or that no query uses, is info. Without a query list
+    ///   the index itself is only a question (info): it says what would make it a
+    ///   problem.
+    /// - UPDATE rates (`@rate`) of the indexed column, for the tombstone finding.
     ///
     /// ## Why is this bad?
     /// A query by a high-cardinality value without the partition key asks every
@@ -88,6 +108,10 @@ declare_rule! {
 const HIGH_CARDINALITY_ROWS_PER_VALUE: f64 = 10.0;
 /// At most this many distinct values make one huge index partition per value.
 const LOW_CARDINALITY_DISTINCT: f64 = 10.0;
+
+/// A table with at most this many rows (by statistics) is tiny: asking every
+/// node costs little, and a lookup table would not pay for itself.
+const TINY_TABLE_ROWS: f64 = 10_000.0;
 
 enum Cardinality {
     High(String),
@@ -166,6 +190,31 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     }
 }
 
+/// What the query list says about an index whose column is high or low
+/// cardinality, as the end of an info finding; `None` when queries scan through
+/// it (each of those is reported as a warning of its own).
+fn judge_by_queries(cx: &Context<'_>, users: &[&Query], scanning: &[&Query]) -> Option<String> {
+    if !scanning.is_empty() {
+        return None;
+    }
+    if !cx.has_queries {
+        return Some(
+            "fine if every query using it also restricts the partition key; a problem if a frequent query does not (with a query list this would be checked)".to_string(),
+        );
+    }
+    if users.is_empty() {
+        return Some(
+            "no query of the list uses it: it costs an index write on every write of the column"
+                .to_string(),
+        );
+    }
+    let names: Vec<&str> = users.iter().map(|q| q.name.as_str()).collect();
+    Some(format!(
+        "every query using it restricts the partition key ({}): the index searches inside one partition",
+        names.join(", ")
+    ))
+}
+
 fn kind_of(index: &Index) -> &'static str {
     match index.implementation {
         IndexImpl::Sai => "SAI index",
@@ -203,82 +252,45 @@ fn check_index(
         "a legacy index is a hidden table on each node, partitioned by the indexed value: a query without the partition key asks every node (token range by token range), each answering from its own index"
     };
 
-    match cardinality(cx, table, column) {
-        Cardinality::High(why) => {
-            let confined = !users.is_empty() && scanning.is_empty();
-            let (severity, message) = if sai && confined {
-                (
-                    Severity::Info,
-                    format!(
-                        "{kind} `{}` on high-cardinality `{}` of `{name}`: every query using it restricts the partition key, which SAI serves from one partition",
-                        index.name, column.name
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "{kind} `{}` on high-cardinality `{}` of `{name}`: a lookup without the partition key asks every node for about one row",
-                        index.name, column.name
-                    ),
-                )
-            };
-            let mut f = out
-                .new_finding(message)
-                .severity(severity)
-                .at(
-                    site.0,
-                    site.1.clone(),
-                    site.2,
-                    "indexes a (nearly) unique column",
-                )
-                .table(name.clone())
-                .note(why)
-                .note(storage_note);
-            if severity != Severity::Info {
-                let (cql, desc, _) = lookup_fix(table, column, false);
-                f = f.fix(desc, Some(cql));
-            }
-            out.push(f);
-        }
-        Cardinality::Low(why) => {
-            let (severity, message) = if sai {
-                (
-                    Severity::Info,
-                    format!(
-                        "{kind} `{}` on low-cardinality `{}` of `{name}`: a query by one value matches a large share of the table",
-                        index.name, column.name
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "{kind} `{}` on low-cardinality `{}` of `{name}`: each value's index partition holds a large share of the table",
-                        index.name, column.name
-                    ),
-                )
-            };
-            let mut f = out
-                .new_finding(message)
-                .severity(severity)
-                .at(
-                    site.0,
-                    site.1.clone(),
-                    site.2,
-                    "indexes a column with few values",
-                )
-                .table(name.clone())
-                .note(why)
-                .note(storage_note);
-            if severity != Severity::Info {
-                f = f.help("restrict the partition key and filter inside the partition, or keep a table partitioned by the value and a salt");
-                let (cql, desc, _) = lookup_fix(table, column, true);
-                f = f.fix(desc, Some(cql));
-            }
-            out.push(f);
-        }
-        Cardinality::Unknown => {}
+    // Scanning queries are reported one by one below, with their rates: the
+    // definition itself is then not reported again (one problem, one finding).
+    let (label, extra) = match cardinality(cx, table, column) {
+        Cardinality::High(why) => (
+            ("high", "indexes a (nearly) unique column"),
+            Some((
+                why,
+                "a lookup by a unique value without the partition key asks every node for about one row",
+            )),
+        ),
+        Cardinality::Low(why) => (
+            ("low", "indexes a column with few values"),
+            Some((
+                why,
+                if sai {
+                    "a query by one value without the partition key matches a large share of the table"
+                } else {
+                    "each value's index partition holds a large share of the table: a query by one value without the partition key reads it from every node"
+                },
+            )),
+        ),
+        Cardinality::Unknown => (("", ""), None),
+    };
+    let cardinality_note = extra.as_ref().map(|(why, _)| why.clone());
+    if let Some((why, risk)) = extra
+        && let Some(judged) = judge_by_queries(cx, users, &scanning)
+    {
+        out.push(
+            out.new_finding(format!(
+                "{kind} `{}` on {}-cardinality `{}` of `{name}`: {judged}",
+                index.name, label.0, column.name
+            ))
+            .severity(Severity::Info)
+            .at(site.0, site.1.clone(), site.2, label.1)
+            .table(name.clone())
+            .note(why)
+            .note(storage_note)
+            .note(risk),
+        );
     }
 
     let updates: Vec<_> = queries.updates_of(&name, &column.name).collect();
@@ -315,18 +327,33 @@ fn check_index(
         );
     }
 
+    let rows = cx
+        .estimate(table)
+        .map(|e| e.sizes.total_rows)
+        .filter(|r| *r > 0.0);
     for q in scanning {
         let (cql, _, _) = lookup_fix(table, column, false);
+        let offline = query_path(q).is_ok_and(|p| p.is_offline());
+        let tiny = rows.filter(|r| *r <= TINY_TABLE_ROWS);
+        let severity = if offline || tiny.is_some() {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
         let pk: Vec<&str> = table.partition_key().map(|c| c.name.as_str()).collect();
         let mut f = out
             .new_finding(format!(
                 "`{}` reads through {kind} `{}` without restricting the partition key of `{name}`: every node is asked",
                 q.name, index.name
             ))
+            .severity(severity)
             .at(q.file, q.span().range(), q.span().start, "scatter to every node")
             .table(name.clone())
             .query(q.name.clone())
             .note(storage_note)
+            .note(cardinality_note.clone().unwrap_or_else(|| {
+                format!("`{}`: cardinality unknown (a statistics file with `distinct` tells)", column.name)
+            }))
             .help(format!(
                 "restrict the partition key ({}) so the index searches one partition, or read a lookup table first",
                 pk.join(", ")
@@ -334,6 +361,16 @@ fn check_index(
         if let Some(rate) = q.rate {
             f = f.note(format!(
                 "at {rate}/s, each execution contacts every token range"
+            ));
+        }
+        if offline {
+            f = f.note("declared off the application path (`@path`): info");
+        }
+        if let Some(r) = tiny {
+            f = f.note(format!(
+                "statistics: {} rows in all, at most {}: a tiny table, every node answers from a small index (info)",
+                format_count(r),
+                format_count(TINY_TABLE_ROWS)
             ));
         }
         f = f.fix(

@@ -6,33 +6,62 @@ use cqlmodel_stats::units::{format_bytes, format_count};
 use cqlmodel_stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Volume, sizes_at};
 
 use super::bucketing::{bucketed_table, choose_bucket};
-use super::column_roles::{is_time_type, named_like_time_bucket, names_a_person, time_clustering};
+use super::column_roles::{
+    bounds_partition, identifies_an_entity, is_time_type, low_cardinality_by_heuristic,
+    named_like_salt, named_like_time, names_a_person, names_an_emitter, orders_in_time,
+    time_clustering,
+};
 use super::key_facts::{QueryIndex, about, column_site, partition_key_text, sets_ttl};
+use super::query_facts::{single_statements, statement_table, write_load};
 use crate::context::{Context, stats_thresholds};
 use crate::declare_rule;
 use crate::finding::Findings;
+use crate::table_hints::ttl_hint;
 
 declare_rule! {
     /// ## What it does
     /// Finds tables whose partitions grow for ever:
     ///
-    /// - rows clustered by time (a `timestamp`, `timeuuid` or `date` clustering
-    ///   column, or one named like `ts`, `time`, `created_at`) under a partition key
-    ///   with no time bucket (no `date` column, no column named like `day`, `month`,
-    ///   `hour`, `bucket`), with no `default_time_to_live` and no `USING TTL` on
-    ///   every write of the query list;
+    /// - rows clustered by time (the **first** clustering column a `timestamp`,
+    ///   `timeuuid` or `date`, or named like `ts`, `time`, `created_at`) under a
+    ///   partition key with no time bucket or partition number (no `date` column,
+    ///   no column named like `day`, `month`, `hour`, `bucket`, `partition`,
+    ///   `timebucket`), with no `default_time_to_live`, no TTL hint, no `USING
+    ///   TTL` on every write of the query list, and no DELETE of whole rows;
     /// - or, when a statistics file describes the table, a table that keeps growing
     ///   (`rows_per_second`, unbounded retention) while its number of partitions stays
     ///   fixed, so that every partition gains rows for ever.
     ///
-    /// Without statistics the finding is a heuristic and says so. A partition keyed
-    /// by a person (`user_id`, `customer_id`) grows at the pace of one person's
-    /// activity, so it is reported as info; any other key (a device, a sensor, a
-    /// host) is a warning. With statistics the numbers decide: a partition that
-    /// reaches the limits within 10 years is a warning, a slower one info.
+    /// Without statistics the finding is a heuristic and says so. A key naming a
+    /// source that emits continuously (a device, a sensor, a host, a metric) or
+    /// naming no entity at all is a warning; a partition keyed by a person
+    /// (`user_id`), by one entity's id (`workflow_id`, a `uuid`), listing
+    /// entities by a time-based id (`id timeuuid`), or salted (`shard`), grows at
+    /// the pace of that entity's life: info, worded as a question. With
+    /// statistics the numbers decide: a partition that reaches the limits within
+    /// 10 years is a warning, a slower one info.
     ///
     /// A table bounded by a TTL is not unbounded, whatever its size: whether it is
     /// *large* is `large-partition`'s question.
+    ///
+    /// ## Evidence
+    /// - Statistics (`rows_per_second`, `retention`, key cardinalities) decide
+    ///   when the table has them.
+    /// - Without them, the schema: the **first** clustering column must order rows
+    ///   in time (a time in a later position orders rows within a prefix, not the
+    ///   partition); a time bucket or partition number in the key (`day`, `month`,
+    ///   `bucket`, `partition`, `partition_nr`, `timebucket`) or a
+    ///   `default_time_to_live` bounds it.
+    /// - The query list: `USING TTL` on every write bounds it; a DELETE of whole
+    ///   rows means rows are consumed (the tombstones are `queue-pattern`'s
+    ///   question).
+    /// - A TTL the code sets per write that the schema cannot show: `-- @ttl 30d`
+    ///   in the comment right above the CREATE TABLE, or `[tables."ks.t"] ttl =
+    ///   "30d"` in `cqlmodel.toml`.
+    /// - The severity follows the names: a warning for a stream (a device, a host,
+    ///   a metric, or a key that names no entity); info, worded as a question, for
+    ///   a person, an entity's own id (a workflow, a run), a time-based id as the
+    ///   clustering column (a list of entities), or a salted key.
     ///
     /// ## Why is this bad?
     /// A partition lives on the same replicas for ever and is compacted, repaired
@@ -132,7 +161,7 @@ fn assess<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> Opt
             }
         }
     }
-    heuristic(index, table)
+    heuristic(cx, index, table)
 }
 
 fn from_stats<'t>(
@@ -203,15 +232,20 @@ fn from_stats<'t>(
     })
 }
 
-fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>> {
-    let time_column = time_clustering(table)?;
-    let bounded_by_key = table
+fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>> {
+    // Only the first clustering column orders a partition's rows: a time in
+    // sixth place orders rows within a prefix, not the partition.
+    let time_column = table.clustering().next().filter(|c| orders_in_time(c))?;
+    if table
         .partition_key()
-        .any(|c| is_time_type(&c.ty) || named_like_time_bucket(c));
-    if bounded_by_key {
+        .any(|c| is_time_type(&c.ty) || bounds_partition(c))
+    {
         return None;
     }
     if table.options.default_time_to_live.is_some_and(|t| t > 0) {
+        return None;
+    }
+    if ttl_hint(cx.config, cx.sources, table).is_some() {
         return None;
     }
     let name = table.qualified_name();
@@ -219,24 +253,29 @@ fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>>
     if !writes.is_empty() && writes.iter().all(|(_, stmt)| sets_ttl(stmt)) {
         return None;
     }
+    // Rows the application deletes once handled do not accumulate: whether the
+    // deletes leave tombstones in the reads' way is `queue-pattern`'s question.
+    let deleted = cx.queries_on(table).any(|q| {
+        q.path.error.is_none()
+            && single_statements(q).into_iter().any(|stmt| {
+                deletes_rows(stmt) && statement_table(q, stmt).as_deref() == Some(name.as_str())
+            })
+    });
+    if deleted {
+        return None;
+    }
     let key = partition_key_text(table);
-    let person = table.partition_key().any(names_a_person);
     let mut notes = vec![format!(
-        "heuristic (no statistics for this table): `{}` ({}) orders rows in time, no partition-key column is a time bucket, and no TTL ends a row",
+        "heuristic (no statistics for this table): `{}` ({}), the first clustering column, orders rows in time; no partition-key column is a time bucket or partition number, and no TTL ends a row",
         time_column.name, time_column.ty
     )];
-    let severity = if person {
+    let (severity, reason) = growth_pace(cx, table, time_column);
+    notes.push(reason);
+    if severity == Severity::Warning {
         notes.push(format!(
-            "`{key}` names a person: the partition grows at the pace of one person's activity (info); a statistics file with `rows_per_second` sizes it"
+            "unless rows expire: a TTL the application sets on each write does not show in the schema; give it as `-- @ttl 30d` above the CREATE TABLE or `[tables.\"{name}\"] ttl = \"30d\"` in cqlmodel.toml"
         ));
-        Severity::Info
-    } else {
-        notes.push(
-            "at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; a statistics file with `rows_per_second` sizes it"
-                .to_string(),
-        );
-        Severity::Warning
-    };
+    }
     Some(Growth {
         time_column: Some(time_column),
         severity,
@@ -246,6 +285,92 @@ fn heuristic<'t>(index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>>
         ),
         notes,
     })
+}
+
+/// How fast one partition grows, judged from names: a warning for a stream (a
+/// device, a host, a metric, or a key that names no entity), info for a list
+/// that grows at the pace of one entity's life (a person, a workflow, a run).
+fn growth_pace(cx: &Context<'_>, table: &Table, time_column: &Column) -> (Severity, String) {
+    let key = partition_key_text(table);
+    let rate_evidence = "a statistics file with `rows_per_second` sizes it";
+    if table.partition_key().any(names_an_emitter) {
+        return (
+            Severity::Warning,
+            format!(
+                "`{key}` names a source that emits continuously: at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; {rate_evidence}"
+            ),
+        );
+    }
+    if table.partition_key().any(names_a_person) {
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` names a person: the partition grows at the pace of one person's activity (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    if identifies_an_entity(time_column)
+        && !named_like_time(&time_column.name)
+        && !table.partition_key().any(low_cardinality_by_heuristic)
+    {
+        if let Some(stream) = stream_rate(cx, table) {
+            return (Severity::Warning, stream);
+        }
+        return (
+            Severity::Info,
+            format!(
+                "`{}` identifies the rows (a time-based id): the partition lists the entities of `{key}`, which grows as fast as they are created (a question, not a finding); {rate_evidence}",
+                time_column.name
+            ),
+        );
+    }
+    if table.partition_key().all(identifies_an_entity) {
+        if let Some(stream) = stream_rate(cx, table) {
+            return (Severity::Warning, stream);
+        }
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` identifies one entity: its rows grow with that entity's life, which usually ends (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    if table.partition_key().any(named_like_salt) {
+        return (
+            Severity::Info,
+            format!(
+                "`{key}` has a salt or shard: it divides each key's growth, it does not bound it (a question, not a finding); {rate_evidence}"
+            ),
+        );
+    }
+    (
+        Severity::Warning,
+        format!(
+            "at one row a second a partition holds 86,400 rows after a day and 31.5 M after a year; {rate_evidence}"
+        ),
+    )
+}
+
+/// The query list writes the table as a stream: at `high_rate_per_second` or
+/// more in total, one entity's partition passes `partition_rows` within a year
+/// unless the writes spread over more entities than the note says.
+fn stream_rate(cx: &Context<'_>, table: &Table) -> Option<String> {
+    let rate = write_load(cx, &table.qualified_name()).rate;
+    if rate < cx.config.thresholds.high_rate_per_second {
+        return None;
+    }
+    let year = 365.0 * 86_400.0;
+    let rows = cx.config.thresholds.partition_rows as f64;
+    Some(format!(
+        "the query list writes it {rate}/s: unless more than {} keys share those writes evenly, a partition passes {} rows within a year (a statistics file with `distinct` and `rows_per_second` decides)",
+        format_count(rate * year / rows),
+        format_count(rows)
+    ))
+}
+
+/// A DELETE of whole rows (no column list).
+fn deletes_rows(stmt: &cqlmodel_cql::ast::Statement) -> bool {
+    matches!(&stmt.kind, cqlmodel_cql::ast::StatementKind::Delete(d) if d.columns.is_empty())
 }
 
 fn report(

@@ -7,6 +7,9 @@ declare_rule! {
     /// Reports `-- cqlmodel: allow(rule)` comments that silence nothing: the rule
     /// does not fire on the statement, or the name is not a rule.
     ///
+    /// ## Evidence
+    /// The suppression comments and the findings of the run.
+    ///
     /// ## Why is this bad?
     /// A stale suppression hides the next real finding on that statement, and an
     /// unknown name suppresses nothing while looking as if it did.

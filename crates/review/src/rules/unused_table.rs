@@ -10,6 +10,9 @@ declare_rule! {
     /// names its writers: its data is stored, compacted and repaired for nobody. A base
     /// table whose view is read counts as read. Without a query list the rule is silent.
     ///
+    /// ## Evidence
+    /// The query list. Without one the rule is silent.
+    ///
     /// ## Why is this bad?
     /// In a query-driven model every table exists for a query. A table nobody reads is
     /// a leftover of an earlier design, a denormalized copy whose reader was removed,
@@ -48,8 +51,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         return;
     }
     let reads = |name: &str| {
-        cx.queries
-            .iter()
+        cx.queries_on_name(name)
             .any(|q| q.is_read() && q.path.table.as_deref() == Some(name))
     };
     for table in cx.tables().filter(|t| !t.is_view()) {

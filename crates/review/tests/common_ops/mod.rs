@@ -22,6 +22,7 @@ pub const OPS_RULES: &[&str] = &[
     "replication-risk",
     "lwt-hot-path",
     "read-before-write",
+    "constant-partition-key",
 ];
 
 pub struct Outcome {

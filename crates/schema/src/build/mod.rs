@@ -9,6 +9,7 @@ mod index;
 mod keyspace;
 mod names;
 mod properties;
+mod removed_options;
 mod table;
 mod table_builder;
 mod table_params;
@@ -37,6 +38,11 @@ pub struct Settings {
     pub transient_replication_enabled: bool,
     /// `default_keyspace_rf` (default 1): the factor SimpleStrategy gets when none is given.
     pub default_keyspace_rf: u32,
+    /// Not a `cassandra.yaml` setting: whether table options that older versions
+    /// accepted and 5.0 rejects (`read_repair_chance`, DateTieredCompactionStrategy)
+    /// are dropped with a warning instead of rejecting the table. For schema files
+    /// printed by an existing cluster; default `false` (5.0 rejects them).
+    pub removed_options_accepted: bool,
 }
 
 impl Default for Settings {
@@ -46,6 +52,7 @@ impl Default for Settings {
             sasi_indexes_enabled: false,
             transient_replication_enabled: false,
             default_keyspace_rf: 1,
+            removed_options_accepted: false,
         }
     }
 }
@@ -135,7 +142,16 @@ impl SchemaBuilder {
         statements: impl IntoIterator<Item = &'a Statement>,
     ) {
         for statement in statements {
-            match self.apply(file, statement) {
+            let statement = if self.settings.removed_options_accepted {
+                let (kept, removed) = removed_options::strip(statement);
+                for (kind, span) in removed {
+                    self.build.warnings.push(SchemaWarning { kind, file, span });
+                }
+                kept
+            } else {
+                std::borrow::Cow::Borrowed(statement)
+            };
+            match self.apply(file, &statement) {
                 Ok(Some(kind)) => self.build.warnings.push(SchemaWarning {
                     kind,
                     file,
