@@ -16,7 +16,9 @@ pub const CONTACT_VAR: &str = "CQLMODEL_TEST_CONTACT";
 pub enum Verdict {
     /// Accepted; `warnings` are the client warnings the node sent with the result
     /// (always empty for a prepare, whose response carries none we can read).
-    Accepted { warnings: Vec<String> },
+    Accepted {
+        warnings: Vec<String>,
+    },
     Rejected(Rejection),
 }
 
@@ -191,7 +193,9 @@ fn rejection_of_attempt(cql: &str, attempt: RequestAttemptError) -> Result<Rejec
 
 fn rejection_of_prepare(cql: &str, error: PrepareError) -> Result<Rejection, LiveError> {
     match error {
-        PrepareError::AllAttemptsFailed { first_attempt } => rejection_of_attempt(cql, first_attempt),
+        PrepareError::AllAttemptsFailed { first_attempt } => {
+            rejection_of_attempt(cql, first_attempt)
+        }
         other => Err(LiveError::Transport {
             cql: cql.to_string(),
             reason: other.to_string(),
