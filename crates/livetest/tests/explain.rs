@@ -11,9 +11,11 @@
 //! A disagreement fails the test unless `known-disagreements.toml` lists it with the reason;
 //! a listed one that now agrees fails too, so the list stays exact.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+mod common;
 
+use std::collections::BTreeMap;
+
+use common::{Checked, assert_only_known, repo_file, report};
 use cqlmodel_livetest::{Agreement, Node, Verdict, apply_schema};
 use cqlmodel_schema::access::analyze;
 use cqlmodel_schema::{SchemaBuilder, Settings};
@@ -61,39 +63,6 @@ fn main_schema() -> String {
     "main".into()
 }
 
-#[derive(Deserialize)]
-struct Known {
-    disagreement: Vec<KnownDisagreement>,
-}
-
-#[derive(Deserialize)]
-struct KnownDisagreement {
-    id: String,
-    kind: String,
-    why: String,
-}
-
-/// One statement checked: its case id, text, and how the verdicts compare.
-struct Checked {
-    id: String,
-    cql: String,
-    agreement: Agreement,
-    warnings: Option<(Vec<String>, Vec<String>)>,
-}
-
-impl Checked {
-    fn agrees(&self) -> bool {
-        self.agreement.agrees() && self.warnings.is_none()
-    }
-}
-
-fn repo_file(relative: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 fn our_schema(source: &str, settings: Settings) -> cqlmodel_schema::Schema {
     let parsed = cqlmodel_cql::parse(source);
     assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
@@ -119,17 +88,17 @@ async fn check(node: &Node, schema: &cqlmodel_schema::Schema, id: String, cql: &
     }
     .unwrap_or_else(|e| panic!("{id}: {e}"));
     let agreement = Agreement::of(ours, &verdict);
-    let warnings = match &verdict {
-        Verdict::Accepted { warnings } if !cql.contains('?') && *warnings != path.warnings => {
-            Some((path.warnings.clone(), warnings.clone()))
-        }
+    let extra = match &verdict {
+        Verdict::Accepted { warnings } if !cql.contains('?') && *warnings != path.warnings => Some(
+            format!("warnings: node {warnings:?}, cqlmodel {:?}", path.warnings),
+        ),
         _ => None,
     };
     Checked {
         id,
         cql: cql.to_string(),
         agreement,
-        warnings,
+        extra,
     }
 }
 
@@ -227,56 +196,6 @@ async fn example_queries(node: &Node) -> Vec<Checked> {
         }
     }
     checked
-}
-
-fn report(label: &str, checked: &[Checked]) -> usize {
-    let agreed = checked.iter().filter(|c| c.agrees()).count();
-    println!(
-        "explain agreement, {label}: {agreed} of {} statements",
-        checked.len()
-    );
-    agreed
-}
-
-/// Fails on a disagreement not listed in known-disagreements.toml, and on a listed one
-/// that now agrees.
-fn assert_only_known(checked: &[Checked]) {
-    let known: Known = toml::from_str(&repo_file("crates/livetest/known-disagreements.toml"))
-        .expect("known-disagreements.toml");
-    let known: BTreeMap<&str, &str> = known
-        .disagreement
-        .iter()
-        .inspect(|k| assert!(matches!(k.kind.as_str(), "bug" | "exception"), "{}", k.id))
-        .map(|k| (k.id.as_str(), k.why.as_str()))
-        .collect();
-    let mut unexplained = Vec::new();
-    let mut seen = BTreeSet::new();
-    for c in checked.iter().filter(|c| !c.agrees()) {
-        let mut line = format!("{} {}\n    {}", c.id, c.cql, c.agreement.describe());
-        if let Some((ours, theirs)) = &c.warnings {
-            line.push_str(&format!(
-                "\n    warnings: node {theirs:?}, cqlmodel {ours:?}"
-            ));
-        }
-        match known.get(c.id.as_str()) {
-            Some(why) => {
-                seen.insert(c.id.as_str());
-                println!("  known: {line}\n    why: {why}");
-            }
-            None => unexplained.push(line),
-        }
-    }
-    let ids: BTreeSet<&str> = checked.iter().map(|c| c.id.as_str()).collect();
-    let stale: Vec<&&str> = known
-        .keys()
-        .filter(|id| ids.contains(*id) && !seen.contains(*id))
-        .collect();
-    assert!(
-        unexplained.is_empty() && stale.is_empty(),
-        "{} disagreements not in known-disagreements.toml:\n{}\nlisted but now agreeing: {stale:?}",
-        unexplained.len(),
-        unexplained.join("\n")
-    );
 }
 
 #[tokio::test(flavor = "current_thread")]
