@@ -26,9 +26,11 @@ mod apply;
 mod error;
 mod node;
 mod script;
+mod values;
 
 pub use agreement::Agreement;
 pub use apply::{Applied, SINGLE_NODE_REPLICATION, apply_schema};
 pub use error::LiveError;
 pub use node::{CONTACT_VAR, Node, Rejection, Verdict};
 pub use script::{ScriptStatement, statements_of};
+pub use values::sample_value;

@@ -110,6 +110,38 @@ impl Node {
         }
     }
 
+    /// Prepares `cql` and, when the node accepts it, executes it once with a generated value
+    /// for each bind marker ([`crate::sample_value`], varied by `seed`). Returns the
+    /// prepare's verdict and, after a successful prepare, the execution's.
+    pub async fn prepare_and_execute(
+        &self,
+        cql: &str,
+        seed: u64,
+    ) -> Result<(Verdict, Option<Verdict>), LiveError> {
+        let prepared = match self.session.prepare(cql).await {
+            Ok(prepared) => prepared,
+            Err(error) => {
+                return Ok((Verdict::Rejected(rejection_of_prepare(cql, error)?), None));
+            }
+        };
+        let values: Vec<Option<scylla::value::CqlValue>> = prepared
+            .get_variable_col_specs()
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| Some(crate::sample_value(spec.typ(), seed + i as u64)))
+            .collect();
+        let executed = match self.session.execute_unpaged(&prepared, values).await {
+            Ok(result) => Verdict::Accepted {
+                warnings: result.warnings().map(str::to_string).collect(),
+            },
+            Err(error) => Verdict::Rejected(rejection_of_execution(cql, error)?),
+        };
+        let prepared = Verdict::Accepted {
+            warnings: Vec::new(),
+        };
+        Ok((prepared, Some(executed)))
+    }
+
     /// Runs `cql` and fails unless the node accepts it (setup statements).
     pub async fn must_run(&self, cql: &str) -> Result<(), LiveError> {
         match self.run(cql).await? {

@@ -1,6 +1,7 @@
 //! Everything `cqlmodel design` emits executes: for each example of `examples/design/`, the
 //! designed `schema.cql` is applied to the node statement by statement and every statement of
-//! `queries.cql` (reads and write paths) is prepared. Any statement the node refuses fails
+//! `queries.cql` (reads and write paths) is prepared and then executed once with generated
+//! values for its bind markers (typed by the node's prepared metadata). Any statement the node refuses fails
 //! the test with Cassandra's message, with two expected exceptions on a default node, each
 //! checked to be announced in the design's own output:
 //! - a keyspace for named datacenters the node does not have (the design writes a
@@ -69,6 +70,7 @@ fn view_names(schema: &str) -> Vec<String> {
 #[derive(Default)]
 struct Tally {
     accepted: usize,
+    executed: usize,
     total: usize,
     expected_refusals: Vec<String>,
     not_checked: Vec<String>,
@@ -111,11 +113,25 @@ async fn check_example(node: &Node, example: &str, views: bool, tally: &mut Tall
             continue;
         }
         tally.total += 1;
-        match node.prepare(&statement.text).await.expect("node answers") {
-            Verdict::Accepted { .. } => tally.accepted += 1,
-            Verdict::Rejected(r) => tally
-                .failures
-                .push(format!("{example}:{name}: {}\n    {r}", statement.text)),
+        let seed = tally.total as u64 * 100;
+        let (prepared, executed) = node
+            .prepare_and_execute(&statement.text, seed)
+            .await
+            .expect("node answers");
+        match (prepared, executed) {
+            (Verdict::Accepted { .. }, Some(Verdict::Accepted { .. })) => {
+                tally.accepted += 1;
+                tally.executed += 1;
+            }
+            (Verdict::Rejected(r), _) => tally.failures.push(format!(
+                "{example}:{name}: {}\n    prepare: {r}",
+                statement.text
+            )),
+            (_, Some(Verdict::Rejected(r))) => tally.failures.push(format!(
+                "{example}:{name}: {}\n    execution with generated values: {r}",
+                statement.text
+            )),
+            (Verdict::Accepted { .. }, None) => tally.accepted += 1,
         }
     }
 }
@@ -136,9 +152,10 @@ async fn check_all(views: bool) {
         "default configuration"
     };
     println!(
-        "emitted CQL ({config}): {} of {} statements accepted, {} refusals expected on this configuration, {} not checkable, {} refused",
+        "emitted CQL ({config}): {} of {} statements accepted ({} queries and writes executed with generated values), {} refusals expected on this configuration, {} not checkable, {} refused",
         tally.accepted,
         tally.total,
+        tally.executed,
         tally.expected_refusals.len(),
         tally.not_checked.len(),
         tally.failures.len()
