@@ -16,8 +16,8 @@ fn cqlmodel() -> Command {
 
 const C50: [&str; 5] = [
     "diagnose",
-    "tests/data/nodetool/cassandra-5.0/tablestats.txt",
-    "tests/data/nodetool/cassandra-5.0/tablehistograms.txt",
+    "tests/data/nodetool/cassandra-5.0-written/tablestats.txt",
+    "tests/data/nodetool/cassandra-5.0-written/tablehistograms.txt",
     "--schema",
     "crates/diagnose/tests/data/schema.cql",
 ];
@@ -140,7 +140,7 @@ fn fail_on_sets_the_exit_code() {
         cqlmodel()
             .args([
                 "diagnose",
-                "tests/data/nodetool/cassandra-5.0/tablestats.txt",
+                "tests/data/nodetool/cassandra-5.0-written/tablestats.txt",
                 "--fail-on",
                 fail_on,
             ])
@@ -171,7 +171,7 @@ fn nodetool_status_adds_ownership() {
         .args([
             "diagnose",
             "crates/diagnose/tests/data/three_nodes.txt",
-            "tests/data/nodetool/cassandra-5.0/status.txt",
+            "tests/data/nodetool/cassandra-5.0-written/status.txt",
         ])
         .output()
         .expect("runs");

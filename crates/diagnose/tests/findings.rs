@@ -28,13 +28,13 @@ fn schema() -> Schema {
 
 /// The 5.0 fixtures: tablestats (file 0) and tablehistograms (file 1).
 fn inputs(sources: &mut SourceMap) -> Vec<Parsed> {
-    let dir = root().join("../../tests/data/nodetool/cassandra-5.0");
+    let dir = root().join("../../tests/data/nodetool/cassandra-5.0-written");
     ["tablestats.txt", "tablehistograms.txt"]
         .iter()
         .map(|name| {
             let text = read(&dir.join(name));
             let file = sources.add(SourceFile::new(
-                format!("cassandra-5.0/{name}"),
+                format!("cassandra-5.0-written/{name}"),
                 text.clone(),
             ));
             parse_input(file, "node1", &text)
@@ -248,7 +248,7 @@ fn scylla_json_tombstones_fall_back_to_the_mean_and_say_so() {
 
 #[test]
 fn uneven_ownership_is_its_own_finding() {
-    let text = read(&root().join("../../tests/data/nodetool/cassandra-5.0/status.txt"));
+    let text = read(&root().join("../../tests/data/nodetool/cassandra-5.0-written/status.txt"));
     let parsed = parse_input(0, "status", &text);
     let input = DiagnoseInput {
         stats: &[],

@@ -17,8 +17,8 @@ fn all_fixtures() -> Vec<String> {
     [
         "cassandra-4.0/tablestats.txt",
         "cassandra-4.1/tablestats.json",
-        "cassandra-5.0/tablestats.yaml",
-        "cassandra-5.0/tablehistograms.txt",
+        "cassandra-5.0-written/tablestats.yaml",
+        "cassandra-5.0-written/tablehistograms.txt",
         "scylla-5.4/tablehistograms.txt",
         "scylla-6.2/tablestats.json",
     ]
@@ -89,7 +89,7 @@ proptest! {
 
 #[test]
 fn a_cut_text_output_is_always_reported() {
-    let text = fixture("cassandra-5.0/tablestats.txt");
+    let text = fixture("cassandra-5.0-written/tablestats.txt");
     // Every cut that ends after the first table starts and before the end.
     let first = text.find("Table:").expect("a table");
     for at in (first + 10..text.len() - 20).step_by(97) {

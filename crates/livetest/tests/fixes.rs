@@ -1,0 +1,293 @@
+//! Every review fix applies to the schema it fixes: `cqlmodel review` runs on each fixture of
+//! `crates/review/tests/fixtures/` (schema, queries, statistics); for every finding whose fix
+//! carries CQL, the fix's statements are run on the node after the fixture's schema (applied
+//! once per fixture; the fixes follow one another): DDL is run, queries are prepared. A fix that writes a new version of an existing table
+//! (`CREATE TABLE` of the same name: a primary key cannot be altered) replaces it: the node's
+//! AlreadyExists is followed by `DROP TABLE` and the create again, and that is counted.
+//!
+//! Counted as expected, not failed: on a default node a fix creating a materialized view
+//! ("Materialized views are disabled"), and on a one-datacenter node a fix whose replication
+//! names the fixture's datacenters ("Unrecognized strategy option {dc1} ...").
+
+use std::path::{Path, PathBuf};
+
+// Each test binary uses part of the shared helpers.
+#[allow(dead_code)]
+mod common;
+
+use common::{Checked, assert_only_known};
+use cqlmodel_cli::review_cmd::{ReviewArgs, ReviewFormat, run};
+use cqlmodel_diagnostics::Severity;
+use cqlmodel_livetest::{Agreement, Node, Verdict, apply_schema, statements_of};
+
+const VIEWS_DISABLED: &str = "Materialized views are disabled. Enable in cassandra.yaml to use.";
+
+struct Fixture {
+    name: String,
+    schema: PathBuf,
+    queries: Option<PathBuf>,
+    stats: Option<PathBuf>,
+}
+
+/// Both fixture layouts: a directory with schema.cql / queries.cql / stats.toml, or
+/// `NAME.cql` with `NAME.queries.cql` / `NAME.stats.toml` beside it.
+fn fixtures() -> Vec<Fixture> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../review/tests/fixtures");
+    let existing = |p: PathBuf| p.exists().then_some(p);
+    let mut out = Vec::new();
+    let mut rules: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("fixtures")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    rules.sort();
+    for rule in rules {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(&rule)
+            .expect("rule fixtures")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for entry in entries {
+            let file = entry
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_string();
+            let name = format!(
+                "{}/{file}",
+                rule.file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or_default()
+            );
+            if entry.is_dir() {
+                out.push(Fixture {
+                    name,
+                    schema: entry.join("schema.cql"),
+                    queries: existing(entry.join("queries.cql")),
+                    stats: existing(entry.join("stats.toml")),
+                });
+            } else if let Some(stem) = file.strip_suffix(".cql")
+                && !stem.ends_with(".queries")
+            {
+                out.push(Fixture {
+                    name,
+                    schema: entry.clone(),
+                    queries: existing(rule.join(format!("{stem}.queries.cql"))),
+                    stats: existing(rule.join(format!("{stem}.stats.toml"))),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The CQL of each fix of the review of `fixture` (the `fix` field's lines after the
+/// description), with the finding's rule.
+fn fixes(fixture: &Fixture) -> Vec<(String, String)> {
+    let output = run(&ReviewArgs {
+        schema: vec![fixture.schema.clone()],
+        queries: fixture.queries.clone(),
+        stats: fixture.stats.clone(),
+        config: None,
+        keyspace: None,
+        fail_on: Severity::Error,
+        format: ReviewFormat::Json,
+        color: false,
+    });
+    let findings: serde_json::Value =
+        serde_json::from_str(&output.stdout).unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
+    findings
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| {
+            let fix = f["fix"].as_str()?;
+            let (_, cql) = fix.split_once('\n')?;
+            Some((
+                f["rule"].as_str().unwrap_or("?").to_string(),
+                cql.to_string(),
+            ))
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Tally {
+    fixes: usize,
+    statements: usize,
+    accepted: usize,
+    replaced_tables: usize,
+    not_cql: Vec<Checked>,
+    expected_refusals: Vec<String>,
+    failures: Vec<String>,
+}
+
+/// Applies the fixture's schema; false (and a failure) when the node refuses it.
+async fn apply_fixture_schema(node: &Node, fixture: &Fixture, tally: &mut Tally) -> bool {
+    let schema = std::fs::read_to_string(&fixture.schema).expect("schema");
+    let applied = apply_schema(node, &schema).await.expect("schema");
+    match applied
+        .iter()
+        .find(|a| !a.verdict.is_accepted() && a.substitute.is_none())
+    {
+        Some(refused) => {
+            tally.failures.push(format!(
+                "{}: its schema is refused: {} {:?}",
+                fixture.name, refused.statement.text, refused.verdict
+            ));
+            false
+        }
+        None => true,
+    }
+}
+
+/// Runs one fix's statements; true when one of them changed the schema.
+async fn apply_fix(
+    node: &Node,
+    fixture: &Fixture,
+    rule: &str,
+    cql: &str,
+    tally: &mut Tally,
+) -> bool {
+    let Ok(statements) = statements_of(cql) else {
+        // cqlmodel's own parser refuses the fix; the node says why in its words.
+        let first = cql.split(';').next().unwrap_or(cql);
+        let theirs = match node.run(first).await.expect("node answers") {
+            Verdict::Rejected(r) => r.to_string(),
+            Verdict::Accepted { .. } => "accepted by the node".into(),
+        };
+        tally.not_cql.push(Checked {
+            id: format!("fix:{}:{rule}", fixture.name),
+            cql: cql.to_string(),
+            agreement: Agreement::OnlyNodeRejects { theirs },
+            extra: Some("the fix does not parse as CQL".into()),
+        });
+        return false;
+    };
+    tally.fixes += 1;
+    let mut changed = false;
+    for statement in statements {
+        tally.statements += 1;
+        let text = &statement.text;
+        let is_query = is_query_or_write(text);
+        let mut verdict = if is_query {
+            node.prepare(text).await
+        } else {
+            node.run(text).await
+        }
+        .expect("node answers");
+        if let (Verdict::Rejected(r), Some(table)) = (&verdict, created_table(text))
+            && r.class == "AlreadyExists"
+        {
+            node.run(&format!("DROP TABLE {table}"))
+                .await
+                .expect("node answers");
+            verdict = node.run(text).await.expect("node answers");
+            tally.replaced_tables += 1;
+        }
+        match verdict {
+            Verdict::Accepted { .. } => {
+                tally.accepted += 1;
+                changed |= !is_query;
+            }
+            // The node has one datacenter: a fix naming the fixture's DCs cannot apply here.
+            Verdict::Rejected(r) if is_unknown_datacenter(&r.message) => {
+                tally.expected_refusals.push(format!(
+                    "{} {rule}: {}\n    {r}",
+                    fixture.name,
+                    first_line(text)
+                ))
+            }
+            Verdict::Rejected(r) if r.message == VIEWS_DISABLED => tally.expected_refusals.push(
+                format!("{} {rule}: {}\n    {r}", fixture.name, first_line(text)),
+            ),
+            Verdict::Rejected(r) => tally
+                .failures
+                .push(format!("{} {rule}: {text}\n    {r}", fixture.name)),
+        }
+    }
+    changed
+}
+
+/// SELECT, INSERT, UPDATE, DELETE and BATCH are prepared (they may carry bind markers);
+/// DDL is run.
+fn is_query_or_write(text: &str) -> bool {
+    use cqlmodel_cql::ast::StatementKind as K;
+    cqlmodel_cql::parse_statement(text).is_ok_and(|s| {
+        matches!(
+            s.kind,
+            K::Select(_) | K::Insert(_) | K::Update(_) | K::Delete(_) | K::Batch(_)
+        )
+    })
+}
+
+fn is_unknown_datacenter(message: &str) -> bool {
+    message.starts_with("Unrecognized strategy option {")
+        && message.contains("passed to NetworkTopologyStrategy")
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+/// `ks.t` of a `CREATE TABLE ks.t (...)` statement.
+fn created_table(text: &str) -> Option<String> {
+    let statement = cqlmodel_cql::parse_statement(text).ok()?;
+    match statement.kind {
+        cqlmodel_cql::ast::StatementKind::CreateTable(create) => Some(match create.name.keyspace {
+            Some(ks) => format!("{}.{}", ks.value, create.name.name.value),
+            None => create.name.name.value,
+        }),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh, or CQLMODEL_TEST_CONTACT=host:port cargo test -p cqlmodel-livetest -- --ignored"]
+async fn review_fixes_apply_to_the_schemas_they_fix() {
+    if std::env::var_os("CQLMODEL_TEST_MV").is_some() {
+        println!("skipped: the node has views enabled; this test wants a default node");
+        return;
+    }
+    let node = Node::from_env().await.expect("a node to test against");
+    let mut tally = Tally::default();
+    let all = fixtures();
+    for fixture in &all {
+        let fixes = fixes(fixture);
+        if fixes.is_empty() {
+            continue;
+        }
+        // Each fix applies to the schema it fixes: the fixture's schema is applied again
+        // after a fix that changed it (a keyspace for the placeholder datacenter is
+        // replaced with a single-node one, as for the designs).
+        let mut changed = true;
+        for (rule, cql) in fixes {
+            if changed && !apply_fixture_schema(&node, fixture, &mut tally).await {
+                break;
+            }
+            changed = apply_fix(&node, fixture, &rule, &cql, &mut tally).await;
+        }
+    }
+    println!(
+        "review fixes: {} fixes from {} fixtures; {} of {} statements accepted ({} replaced an existing table), \
+         {} refusals expected on a default one-datacenter node, {} fixes do not parse as CQL, {} refused",
+        tally.fixes,
+        all.len(),
+        tally.accepted,
+        tally.statements,
+        tally.replaced_tables,
+        tally.expected_refusals.len(),
+        tally.not_cql.len(),
+        tally.failures.len()
+    );
+    for line in &tally.expected_refusals {
+        println!("  {line}");
+    }
+    assert!(
+        tally.failures.is_empty(),
+        "the node refuses {} statements of review fixes:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
+    assert_only_known(&tally.not_cql);
+    assert!(tally.fixes > 20, "too few fixes checked: {}", tally.fixes);
+}

@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# One real Apache Cassandra 5.0 node on 127.0.0.1 for the node-backed tests (crates/livetest).
+#
+#   scripts/cassandra.sh fetch                 download cassandra-all 5.0.x + dependencies (Maven)
+#   scripts/cassandra.sh start [default|mv]    start the node (idempotent) and wait for CQL
+#   scripts/cassandra.sh stop                  stop it (idempotent)
+#   scripts/cassandra.sh status                say whether it runs, with which configuration
+#   scripts/cassandra.sh nodetool ARGS...      run nodetool against the node (JMX 127.0.0.1:7199)
+#   scripts/cassandra.sh contact               print host:port for CQLMODEL_TEST_CONTACT
+#   scripts/cassandra.sh log                   print the tail of the node's system log
+#
+# Configurations: `default` is a stock single node (materialized views and SASI disabled, as
+# Cassandra 4.0+ ships), so whatever a default cluster refuses shows up in the tests; `mv` turns on
+# `materialized_views_enabled` and `sasi_indexes_enabled` for the checks that need them. Each keeps
+# its own data under target/cassandra/<config>/ so switching never mixes schemas.
+#
+# Environment: CQLMODEL_CASSANDRA_HOME (default target/cassandra), CQLMODEL_CASSANDRA_HEAP
+# (default 1G), CQLMODEL_CASSANDRA_START_TIMEOUT seconds (default 240).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+HOME_DIR="${CQLMODEL_CASSANDRA_HOME:-$ROOT/target/cassandra}"
+LIB_DIR="$HOME_DIR/lib"
+RUN_DIR="$HOME_DIR/run"
+PID_FILE="$RUN_DIR/cassandra.pid"
+CONFIG_FILE="$RUN_DIR/config"
+HEAP="${CQLMODEL_CASSANDRA_HEAP:-1G}"
+START_TIMEOUT="${CQLMODEL_CASSANDRA_START_TIMEOUT:-240}"
+NATIVE_PORT=9042
+STORAGE_PORT=7000
+JMX_PORT=7199
+HOST=127.0.0.1
+
+die() {
+    echo "cassandra.sh: $*" >&2
+    exit 2
+}
+
+need_java() {
+    command -v java >/dev/null 2>&1 || die "java not found: install a Java 17 runtime (Cassandra 5.0 runs on Java 11 or 17)"
+}
+
+fetch() {
+    if compgen -G "$LIB_DIR/cassandra-all-5.0.*.jar" >/dev/null; then
+        return 0
+    fi
+    command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven to download cassandra-all (tests/cassandra/pom.xml)"
+    echo "cassandra.sh: downloading cassandra-all and its dependencies into $LIB_DIR" >&2
+    mkdir -p "$LIB_DIR"
+    mvn -q -B -f "$ROOT/tests/cassandra/pom.xml" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$LIB_DIR" >&2 ||
+        die "mvn dependency:copy-dependencies failed (see above)"
+}
+
+running_pid() {
+    [[ -f "$PID_FILE" ]] || return 1
+    local pid
+    pid="$(cat "$PID_FILE")"
+    [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+    echo "$pid"
+}
+
+port_open() {
+    (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
+}
+
+# cassandra.yaml: only what differs from Cassandra's built-in defaults or is required
+# (partitioner, snitch, seeds, commit log sync, directories). Small memtables and caches because
+# the tests share a 2-core machine; no authentication; one token range split in 16 vnodes.
+write_yaml() {
+    local config="$1" dir="$2" views=false
+    [[ "$config" == mv ]] && views=true
+    cat >"$dir/conf/cassandra.yaml" <<EOF
+cluster_name: cqlmodel-test
+num_tokens: 16
+allocate_tokens_for_local_replication_factor: 1
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+endpoint_snitch: SimpleSnitch
+seed_provider:
+  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+    parameters:
+      - seeds: "$HOST:$STORAGE_PORT"
+listen_address: $HOST
+rpc_address: $HOST
+storage_port: $STORAGE_PORT
+native_transport_port: $NATIVE_PORT
+start_native_transport: true
+authenticator: AllowAllAuthenticator
+authorizer: AllowAllAuthorizer
+role_manager: CassandraRoleManager
+data_file_directories:
+  - $dir/data
+commitlog_directory: $dir/commitlog
+saved_caches_directory: $dir/saved_caches
+hints_directory: $dir/hints
+cdc_raw_directory: $dir/cdc_raw
+commitlog_sync: periodic
+commitlog_sync_period: 10000ms
+commitlog_segment_size: 8MiB
+memtable_heap_space: 64MiB
+memtable_offheap_space: 64MiB
+key_cache_size: 8MiB
+counter_cache_size: 2MiB
+concurrent_reads: 8
+concurrent_writes: 8
+concurrent_counter_writes: 8
+concurrent_compactors: 1
+auto_snapshot: false
+materialized_views_enabled: $views
+sasi_indexes_enabled: $views
+EOF
+}
+
+write_logback() {
+    local dir="$1"
+    cat >"$dir/conf/logback.xml" <<EOF
+<configuration scan="false">
+  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+    <file>$dir/logs/system.log</file>
+    <encoder><pattern>%-5level [%thread] %date{ISO8601} %F:%L - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="FILE"/></root>
+</configuration>
+EOF
+}
+
+# The JVM flags of Cassandra's conf/jvm-server.options and conf/jvm17-server.options (module
+# exports/opens the server needs on Java 17, G1) plus what cassandra-env.sh adds (local JMX port),
+# with a small heap.
+jvm_flags() {
+    local dir="$1"
+    local flags=(
+        -Xms"$HEAP" -Xmx"$HEAP" -Xss256k -ea -da:net.openhft...
+        -XX:+UseThreadPriorities -XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath="$dir/logs"
+        -XX:+CrashOnOutOfMemoryError -XX:+UseTLAB -XX:+ResizeTLAB -XX:+PerfDisableSharedMem
+        -XX:+UseG1GC -XX:+ParallelRefProcEnabled -XX:MaxTenuringThreshold=1
+        -XX:G1RSetUpdatingPauseTimePercent=5 -XX:MaxGCPauseMillis=300
+        -Djava.net.preferIPv4Stack=true -Djdk.attach.allowAttachSelf=true
+        -Dio.netty.tryReflectionSetAccessible=true
+        -Dio.netty.allocator.useCacheForAllThreads=true -Dio.netty.allocator.maxOrder=11
+    )
+    local export
+    for export in java.base/jdk.internal.misc java.management.rmi/com.sun.jmx.remote.internal.rmi \
+        java.rmi/sun.rmi.registry java.rmi/sun.rmi.server java.sql/java.sql java.base/java.lang.ref \
+        jdk.unsupported/sun.misc jdk.compiler/com.sun.tools.javac.file jdk.attach/sun.tools.attach; do
+        flags+=(--add-exports "$export=ALL-UNNAMED")
+    done
+    local open
+    for open in java.base/java.lang.module java.base/jdk.internal.loader java.base/jdk.internal.ref \
+        java.base/jdk.internal.reflect java.base/jdk.internal.math java.base/jdk.internal.module \
+        java.base/jdk.internal.util.jar jdk.management/com.sun.management.internal \
+        java.base/sun.nio.ch java.base/java.io java.base/java.lang.reflect \
+        jdk.compiler/com.sun.tools.javac java.base/java.lang java.base/java.util; do
+        flags+=(--add-opens "$open=ALL-UNNAMED")
+    done
+    flags+=(
+        -Dcassandra.config="file://$dir/conf/cassandra.yaml"
+        -Dlogback.configurationFile="file://$dir/conf/logback.xml"
+        -Dcassandra.logdir="$dir/logs" -Dcassandra.storagedir="$dir"
+        -Dcassandra.jmx.local.port="$JMX_PORT"
+        -Dcassandra.skip_wait_for_gossip_to_settle=0
+        -Dcassandra-foreground=yes
+    )
+    printf '%s\n' "${flags[@]}"
+}
+
+wait_ready() {
+    local pid="$1" dir="$2" waited=0
+    while ! port_open "$NATIVE_PORT"; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            tail -n 40 "$dir/logs/system.log" "$dir/logs/stdout.log" >&2 2>/dev/null || true
+            rm -f "$PID_FILE"
+            die "the node exited during startup (logs: $dir/logs/)"
+        fi
+        if ((waited >= START_TIMEOUT)); then
+            tail -n 40 "$dir/logs/system.log" >&2 2>/dev/null || true
+            die "no CQL on $HOST:$NATIVE_PORT after ${START_TIMEOUT}s (node still running as pid $pid; logs: $dir/logs/)"
+        fi
+        sleep 2
+        waited=$((waited + 2))
+    done
+    echo "cassandra.sh: node ($(cat "$CONFIG_FILE") configuration) ready on $HOST:$NATIVE_PORT after ${waited}s" >&2
+}
+
+start() {
+    local config="${1:-default}"
+    [[ "$config" == default || "$config" == mv ]] || die "unknown configuration '$config' (default or mv)"
+    local pid
+    if pid="$(running_pid)"; then
+        if [[ "$(cat "$CONFIG_FILE" 2>/dev/null)" == "$config" ]]; then
+            echo "cassandra.sh: already running ($config, pid $pid)" >&2
+            return 0
+        fi
+        echo "cassandra.sh: running with configuration $(cat "$CONFIG_FILE"); restarting with $config" >&2
+        stop
+    fi
+    need_java
+    fetch
+    port_open "$NATIVE_PORT" && die "port $NATIVE_PORT is taken by another process: stop it or point CQLMODEL_TEST_CONTACT at it"
+    local dir="$HOME_DIR/$config"
+    mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,logs} "$RUN_DIR"
+    write_yaml "$config" "$dir"
+    write_logback "$dir"
+    local flags
+    mapfile -t flags < <(jvm_flags "$dir")
+    # setsid: the node outlives this script and is stopped by its own pid, never by name.
+    setsid java "${flags[@]}" -cp "$LIB_DIR/*" org.apache.cassandra.service.CassandraDaemon \
+        >"$dir/logs/stdout.log" 2>&1 </dev/null &
+    echo $! >"$PID_FILE"
+    echo "$config" >"$CONFIG_FILE"
+    wait_ready "$!" "$dir"
+}
+
+stop() {
+    local pid waited=0
+    if ! pid="$(running_pid)"; then
+        rm -f "$PID_FILE"
+        echo "cassandra.sh: not running" >&2
+        return 0
+    fi
+    kill "$pid"
+    while kill -0 "$pid" 2>/dev/null; do
+        if ((waited >= 60)); then
+            echo "cassandra.sh: pid $pid ignored SIGTERM for 60s; sending SIGKILL" >&2
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+    rm -f "$PID_FILE"
+    echo "cassandra.sh: stopped (pid $pid)" >&2
+}
+
+status() {
+    local pid
+    if pid="$(running_pid)"; then
+        local state="starting"
+        port_open "$NATIVE_PORT" && state="ready on $HOST:$NATIVE_PORT"
+        echo "running ($(cat "$CONFIG_FILE") configuration, pid $pid, $state)"
+    else
+        echo "not running"
+        return 1
+    fi
+}
+
+# The client flags of Cassandra's conf/jvm17-clients.options: nodetool touches the same internals.
+client_flags() {
+    local flags=(-Xmx256m -Djdk.attach.allowAttachSelf=true)
+    local export
+    for export in java.base/jdk.internal.misc java.base/jdk.internal.ref java.base/sun.nio.ch \
+        java.management.rmi/com.sun.jmx.remote.internal.rmi java.rmi/sun.rmi.registry \
+        java.rmi/sun.rmi.server java.sql/java.sql jdk.unsupported/sun.misc \
+        jdk.compiler/com.sun.tools.javac.file jdk.attach/sun.tools.attach; do
+        flags+=(--add-exports "$export=ALL-UNNAMED")
+    done
+    local open
+    for open in java.base/java.lang.module java.base/jdk.internal.loader java.base/jdk.internal.ref \
+        java.base/jdk.internal.reflect java.base/jdk.internal.math java.base/jdk.internal.module \
+        java.base/jdk.internal.util.jar jdk.management/com.sun.management.internal \
+        java.base/sun.nio.ch java.base/java.io java.base/java.util.concurrent java.base/java.util \
+        java.base/java.util.concurrent.atomic java.base/java.lang java.base/java.math \
+        jdk.compiler/com.sun.tools.javac java.base/java.lang.reflect java.base/java.net; do
+        flags+=(--add-opens "$open=ALL-UNNAMED")
+    done
+    printf '%s\n' "${flags[@]}"
+}
+
+nodetool() {
+    need_java
+    fetch
+    local flags
+    mapfile -t flags < <(client_flags)
+    mkdir -p "$HOME_DIR/nodetool-home"
+    # Tools log warnings to stderr only, so that stdout is exactly nodetool's output.
+    cat >"$HOME_DIR/nodetool-home/logback-tools.xml" <<'XML'
+<configuration scan="false">
+  <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
+    <target>System.err</target>
+    <encoder><pattern>%-5level %msg%n</pattern></encoder>
+  </appender>
+  <root level="WARN"><appender-ref ref="STDERR"/></root>
+</configuration>
+XML
+    # user.home: nodetool appends its command history under ~/.cassandra; keep it under target/.
+    java "${flags[@]}" -Duser.home="$HOME_DIR/nodetool-home" \
+        -Dlogback.configurationFile="file://$HOME_DIR/nodetool-home/logback-tools.xml" \
+        -cp "$LIB_DIR/*" org.apache.cassandra.tools.NodeTool -h "$HOST" -p "$JMX_PORT" "$@"
+}
+
+case "${1:-}" in
+fetch) fetch ;;
+start) start "${2:-default}" ;;
+stop) stop ;;
+status) status ;;
+nodetool) shift && nodetool "$@" ;;
+contact) echo "$HOST:$NATIVE_PORT" ;;
+log) tail -n "${2:-60}" "$HOME_DIR/$(cat "$CONFIG_FILE" 2>/dev/null || echo default)/logs/system.log" ;;
+*) die "usage: scripts/cassandra.sh fetch|start [default|mv]|stop|status|nodetool ARGS...|contact|log [N]" ;;
+esac
