@@ -4,6 +4,7 @@
 pub mod design_cmd;
 pub mod explain;
 pub mod input;
+pub mod output;
 pub mod review_cmd;
 pub mod ring_cmd;
 pub mod schema_load;

@@ -2,14 +2,15 @@
 //!
 //! Exit codes: 0 ok, 1 findings or invalid statements, 2 usage or input errors.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
-use cqlmodel_cli::token::{hex_stream, typed_token};
+use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
 use cqlmodel_diagnostics::{Diagnostic, Severity, render_human, render_json};
 
 #[derive(Parser)]
@@ -115,9 +116,14 @@ enum Command {
         /// Workload statistics of the relational entities (TOML; docs/stats.md).
         #[arg(long)]
         stats: Option<PathBuf>,
-        /// The output directory (schema.cql, queries.cql, report.md, diagrams/).
+        /// The output directory (schema.cql, queries.cql, report.md, diagrams/): new,
+        /// empty, or written by an earlier design (it holds `.cqlmodel-manifest`).
         #[arg(long)]
         out: PathBuf,
+        /// Write into a non-empty directory cqlmodel did not write: only the
+        /// design's files are replaced, every other file is left alone.
+        #[arg(long)]
+        force: bool,
     },
     /// List the review rules, or print one rule's documentation.
     Rules {
@@ -188,26 +194,29 @@ fn main() -> ExitCode {
                 },
                 color,
             };
-            emit(review_cmd::run(&args))
+            emit_output(review_cmd::run(&args))
         }
-        Command::Rules { name } => emit(review_cmd::rules(name.as_deref())),
+        Command::Rules { name } => emit_output(review_cmd::rules(name.as_deref())),
         Command::Design {
             model,
             queries,
             stats,
             out,
+            force,
         } => {
-            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run(
-                &model,
-                queries.as_deref(),
-                stats.as_deref(),
+            let files = cqlmodel_cli::design_cmd::DesignFiles {
+                model: &model,
+                queries: queries.as_deref(),
+                stats: stats.as_deref(),
+            };
+            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run_with(
+                &files,
                 &out,
+                cqlmodel_design::WriteOptions { force },
                 cli.format == Format::Json,
                 color,
             );
-            print!("{stdout}");
-            eprint!("{stderr}");
-            code
+            emit(&stdout, &stderr, code)
         }
         Command::Size {
             schema,
@@ -221,15 +230,11 @@ fn main() -> ExitCode {
                 cli.format == Format::Json,
                 color,
             );
-            print!("{out}");
-            eprint!("{err}");
-            code
+            emit(&out, &err, code)
         }
         Command::Ring(args) => {
             let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, cli.format == Format::Json);
-            print!("{out}");
-            eprint!("{err}");
-            code
+            emit(&out, &err, code)
         }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(dash), _) if dash == "-" => run_hex_stream(),
@@ -243,14 +248,12 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn emit(out: review_cmd::Output) -> u8 {
-    print!("{}", out.stdout);
-    eprint!("{}", out.stderr);
-    out.code
+fn emit_output(out: review_cmd::Output) -> u8 {
+    emit(&out.stdout, &out.stderr, out.code)
 }
 
 fn usage(message: &str) -> u8 {
-    eprintln!("error: {message}");
+    write_stderr(&format!("error: {message}\n"));
     2
 }
 
@@ -263,10 +266,7 @@ fn run_explain(
 ) -> u8 {
     let report = match explain::explain(schema, queries, keyspace) {
         Ok(r) => r,
-        Err(e) => {
-            report_input_error(&e.to_string(), format);
-            return 2;
-        }
+        Err(e) => return input_error(&e.to_string(), format),
     };
     let code = u8::try_from(report.exit_code()).unwrap_or(2);
     match format {
@@ -276,75 +276,71 @@ fn run_explain(
                 .iter()
                 .map(|e| e.to_json(&report.sources))
                 .collect();
-            if report.input_errors.is_empty() {
-                print_json(&rows);
+            // The rows serialize as they are: through `json!` their keys would sort.
+            let text = if report.input_errors.is_empty() {
+                json_text(&rows)
             } else {
-                print_json(&serde_json::json!({
+                json_text(&serde_json::json!({
                     "statements": rows,
                     "errors": render_json(&report.input_errors, &report.sources),
-                }));
-            }
+                }))
+            };
+            emit(&text, "", code)
         }
         Format::Text => {
-            let mut out = String::new();
+            let mut err = String::new();
             if !report.input_errors.is_empty() {
-                eprint!(
-                    "{}",
-                    render_human(&report.input_errors, &report.sources, color)
-                );
-                eprintln!();
+                err = render_human(&report.input_errors, &report.sources, color) + "\n";
             }
-            for e in &report.explained {
-                let title = e
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
-                out.push_str(&format!("{title}\n  {}\n", e.statement));
-                match statement_diagnostic(e) {
-                    Some(d) => {
-                        for line in render_human(&[d], &report.sources, color).lines() {
-                            out.push_str("  ");
-                            out.push_str(line);
-                            out.push('\n');
-                        }
-                    }
-                    None => out.push_str(&format!("  → {}\n", summary(&e.path))),
-                }
-                for w in &e.path.warnings {
-                    out.push_str(&format!("  warning: {w}\n"));
-                }
-                out.push('\n');
-            }
-            let invalid = report
-                .explained
-                .iter()
-                .filter(|e| e.path.error.is_some())
-                .count();
-            out.push_str(&format!(
-                "{} statements: {} valid, {} rejected by Cassandra\n",
-                report.explained.len(),
-                report.explained.len() - invalid,
-                invalid
-            ));
-            print!("{out}");
+            emit(&explain_text(&report, color), &err, code)
         }
     }
-    code
+}
+
+fn explain_text(report: &explain::Report, color: bool) -> String {
+    let mut out = String::new();
+    for e in &report.explained {
+        let title = e
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
+        out.push_str(&format!("{title}\n  {}\n", e.statement));
+        match statement_diagnostic(e) {
+            Some(d) => {
+                for line in render_human(&[d], &report.sources, color).lines() {
+                    out.push_str("  ");
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(&format!("  → {}\n", summary(&e.path))),
+        }
+        for w in &e.path.warnings {
+            out.push_str(&format!("  warning: {w}\n"));
+        }
+        out.push('\n');
+    }
+    let invalid = report
+        .explained
+        .iter()
+        .filter(|e| e.path.error.is_some())
+        .count();
+    out.push_str(&format!(
+        "{} statements: {} valid, {} rejected by Cassandra\n",
+        report.explained.len(),
+        report.explained.len() - invalid,
+        invalid
+    ));
+    out
 }
 
 fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
     match typed_token(types, values) {
-        Ok(t) => {
-            match format {
-                Format::Json | Format::Sarif => print_json(&t),
-                Format::Text => println!("{}", t.token),
-            }
-            0
-        }
-        Err(e) => {
-            report_input_error(&e.to_string(), format);
-            2
-        }
+        Ok(t) => match format {
+            Format::Json | Format::Sarif => emit(&json_text(&t), "", 0),
+            Format::Text => emit(&format!("{}\n", t.token), "", 0),
+        },
+        Err(e) => input_error(&e.to_string(), format),
     }
 }
 
@@ -353,27 +349,27 @@ fn run_hex_stream() -> u8 {
     let stdout = std::io::stdout().lock();
     match hex_stream(stdin, stdout) {
         Ok(_) => 0,
+        Err(StreamError::Write(e)) => stdout_failed(&e),
         Err(e) => {
-            eprintln!("error: {e}");
+            write_stderr(&format!("error: {e}\n"));
             2
         }
     }
 }
 
-fn report_input_error(message: &str, format: Format) {
+/// An input error: on stderr as text, on stdout as `{"errors": [...]}` in JSON. Exit 2.
+fn input_error(message: &str, format: Format) -> u8 {
     match format {
         Format::Json | Format::Sarif => {
             let d = Diagnostic::error("input", message);
             let sources = cqlmodel_diagnostics::SourceMap::new();
-            print_json(&serde_json::json!({ "errors": render_json(&[d], &sources) }));
+            let value = serde_json::json!({ "errors": render_json(&[d], &sources) });
+            emit(&json_text(&value), "", 2)
         }
-        Format::Text => eprintln!("error: {message}"),
+        Format::Text => emit("", &format!("error: {message}\n"), 2),
     }
 }
 
-fn print_json(value: &impl serde::Serialize) {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = std::io::stdout().lock();
-    // A closed pipe is not an error worth reporting.
-    let _ = writeln!(out, "{text}");
+fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }

@@ -88,7 +88,7 @@ pub fn run(args: &ReviewArgs) -> Output {
         let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
         suppressions.extend(cqlmodel_review::suppressions(
             file,
-            &parsed.comments,
+            &parsed.statement_comments(),
             &spans,
         ));
         let (q, diags) = load_queries(&loaded.schema, file, &parsed, keyspace.as_deref(), 1);

@@ -84,7 +84,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
         let parsed = cqlmodel_cql::parse(&text);
         diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text));
         let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-        all_suppressions.extend(suppressions(file, &parsed.comments, &spans));
+        all_suppressions.extend(suppressions(file, &parsed.statement_comments(), &spans));
         builder.add_statements(file, &parsed.statements);
     }
     let current_keyspace = builder.current_keyspace().map(str::to_string);
@@ -184,30 +184,46 @@ pub fn load_stats_file(
 pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| {
-            Diagnostic::error("syntax", e.to_string())
+        .map(|e| match &e.kind {
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command } => {
+                shell_command_info(command, file, e)
+            }
+            _ => Diagnostic::error("syntax", e.to_string())
                 .with_file(file)
-                .with_primary(e.span.range(), "here")
+                .with_primary(e.span.range(), "here"),
         })
         .collect()
+}
+
+fn shell_command_info(command: &str, file: usize, e: &ParseError) -> Diagnostic {
+    Diagnostic::info(
+        "cqlsh-command",
+        format!("`{command}` is a cqlsh command, not CQL: skipped"),
+    )
+    .with_file(file)
+    .with_primary(e.span.range(), "skipped")
 }
 
 /// Syntax errors as diagnostics, except cqlsh commands, which are skipped with an info.
 fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| match cqlsh_command_at(text, e.span.start as usize) {
-            Some(cmd) => Diagnostic::info(
-                "cqlsh-command",
-                format!("`{cmd}` is a cqlsh command, not CQL: skipped"),
-            )
-            .with_file(file)
-            .with_primary(e.span.range(), "skipped"),
+        .map(|e| match shell_command(e, text) {
+            Some(cmd) => shell_command_info(&cmd, file, e),
             None => Diagnostic::error("syntax", e.to_string())
                 .with_file(file)
                 .with_primary(e.span.range(), "here"),
         })
         .collect()
+}
+
+/// The cqlsh command an error reports: one the parser ended at its line
+/// (`CONSISTENCY`, `TRACING`, …), or one ending at `;` (`COPY`).
+fn shell_command(e: &ParseError, text: &str) -> Option<String> {
+    match &e.kind {
+        cqlmodel_cql::ParseErrorKind::ShellCommand { command } => Some(command.clone()),
+        _ => cqlsh_command_at(text, e.span.start as usize),
+    }
 }
 
 /// The cqlsh command that starts the statement containing `offset`, if any.

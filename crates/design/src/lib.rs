@@ -29,6 +29,7 @@ pub mod querylist;
 pub mod reads;
 pub mod relational;
 pub mod report;
+pub mod safe_names;
 pub mod schema_out;
 pub mod select;
 pub mod split;
@@ -36,6 +37,6 @@ pub mod views;
 pub mod writes;
 
 pub use error::{DesignError, DesignErrorKind, Source};
-pub use output::{files, write_design};
+pub use output::{OutputError, WriteOptions, files, write_design};
 pub use plan::{Design, DesignInput, design};
 pub use report::{json, report_md};
