@@ -33,6 +33,7 @@ pub mod safe_names;
 pub mod schema_out;
 pub mod select;
 pub mod split;
+pub mod sql_limits;
 pub mod views;
 pub mod writes;
 
