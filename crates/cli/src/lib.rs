@@ -9,4 +9,5 @@ pub mod review_cmd;
 pub mod ring_cmd;
 pub mod schema_load;
 pub mod size;
+pub mod sniff;
 pub mod token;

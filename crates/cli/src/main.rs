@@ -11,7 +11,9 @@ use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
 use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
-use cqlmodel_diagnostics::{Diagnostic, Severity, render_human, render_json};
+use cqlmodel_diagnostics::{
+    Diagnostic, Severity, escape_controls, escape_line, render_human, render_json,
+};
 
 #[derive(Parser)]
 #[command(
@@ -233,8 +235,16 @@ fn main() -> ExitCode {
             emit(&out, &err, code)
         }
         Command::Ring(args) => {
-            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, cli.format == Format::Json);
-            emit(&out, &err, code)
+            let json = cli.format == Format::Json;
+            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, json);
+            // Ring text has no color: datacenter and node names from the
+            // topology file are escaped with the rest.
+            let out = if json {
+                out
+            } else {
+                escape_controls(&out).into_owned()
+            };
+            emit(&out, &escape_controls(&err), code)
         }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(dash), _) if dash == "-" => run_hex_stream(),
@@ -304,7 +314,13 @@ fn explain_text(report: &explain::Report, color: bool) -> String {
             .name
             .clone()
             .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
-        out.push_str(&format!("{title}\n  {}\n", e.statement));
+        // Names and statements come from the input: no control character
+        // reaches the terminal raw.
+        out.push_str(&format!(
+            "{}\n  {}\n",
+            escape_line(&title),
+            escape_line(&e.statement)
+        ));
         match statement_diagnostic(e) {
             Some(d) => {
                 for line in render_human(&[d], &report.sources, color).lines() {
@@ -313,10 +329,10 @@ fn explain_text(report: &explain::Report, color: bool) -> String {
                     out.push('\n');
                 }
             }
-            None => out.push_str(&format!("  → {}\n", summary(&e.path))),
+            None => out.push_str(&format!("  → {}\n", escape_line(&summary(&e.path)))),
         }
         for w in &e.path.warnings {
-            out.push_str(&format!("  warning: {w}\n"));
+            out.push_str(&format!("  warning: {}\n", escape_controls(w)));
         }
         out.push('\n');
     }

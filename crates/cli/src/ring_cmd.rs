@@ -151,6 +151,21 @@ fn topology(args: &RingArgs, sources: &mut SourceMap) -> Result<Topology, Box<Di
             t
         }
         (None, Some(nodes)) => {
+            // Checked before the nodes are built: `--nodes 4194304` must not
+            // allocate four million nodes to be told it is too many.
+            let total = u64::from(nodes) * u64::from(args.vnodes);
+            if nodes as usize > cqlmodel_ring::MAX_NODES || total > cqlmodel_ring::MAX_TOTAL_VNODES
+            {
+                return Err(Box::new(Diagnostic::error(
+                    "topology",
+                    format!(
+                        "--nodes {nodes} --vnodes {} is more than this tool models (at most {} nodes and {} vnodes in total)",
+                        args.vnodes,
+                        cqlmodel_ring::MAX_NODES,
+                        cqlmodel_ring::MAX_TOTAL_VNODES
+                    ),
+                )));
+            }
             let t = Topology::uniform(
                 nodes,
                 args.vnodes,

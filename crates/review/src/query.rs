@@ -79,6 +79,7 @@ pub fn load_queries(
     let mut queries = Vec::new();
     let mut diagnostics = Vec::new();
     let mut ordinal = first_ordinal;
+    let mut names = std::collections::HashSet::new();
     for (stmt, ann) in parsed.statements.iter().zip(annotations) {
         match &stmt.kind {
             StatementKind::Use(ks) => {
@@ -139,7 +140,8 @@ pub fn load_queries(
             Some(n) => n.to_string(),
             None => format!("Q{ordinal}"),
         };
-        if queries.iter().any(|q: &Query| q.name == name) {
+        // A set, not a scan of the queries so far: 100,000 queries stay linear.
+        if !names.insert(name.clone()) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
         let path = analyze(schema, stmt, session.as_deref());
@@ -173,6 +175,7 @@ pub fn load_queries(
         });
         ordinal += 1;
     }
+    diagnostics.extend(crate::annotation_check::check_annotations(&queries));
     (queries, diagnostics)
 }
 
