@@ -7,6 +7,7 @@ pub mod input;
 pub mod output;
 pub mod review_cmd;
 pub mod ring_cmd;
+pub mod rules_json;
 pub mod schema_load;
 pub mod size;
 pub mod sniff;

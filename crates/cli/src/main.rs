@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
 use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
@@ -22,12 +22,16 @@ use cqlmodel_diagnostics::{
     about = "A workbench for Apache Cassandra and ScyllaDB data modeling"
 )]
 struct Cli {
-    /// Output format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    /// Output format: text and json for every command; sarif for `review` only;
+    /// `token --hex` writes text only.
+    #[arg(short = 'f', long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Color in text output: auto (a terminal), always, never.
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Print nothing but errors; the exit code tells the result.
+    #[arg(short = 'q', long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -120,7 +124,7 @@ enum Command {
         stats: Option<PathBuf>,
         /// The output directory (schema.cql, queries.cql, report.md, diagrams/): new,
         /// empty, or written by an earlier design (it holds `.cqlmodel-manifest`).
-        #[arg(long)]
+        #[arg(short = 'o', long)]
         out: PathBuf,
         /// Write into a non-empty directory cqlmodel did not write: only the
         /// design's files are replaced, every other file is left alone.
@@ -132,14 +136,21 @@ enum Command {
         /// A rule name or code.
         name: Option<String>,
     },
+    /// Shell completions for bash, zsh, fish, elvish or PowerShell, on stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff), on stdout: `cqlmodel man > cqlmodel.1`.
+    Man,
     /// The Murmur3 token of a partition key.
     Token {
         /// CQL types of the key components, comma-separated (default: text).
         #[arg(long = "type", default_value = "text")]
         types: String,
-        /// Read hex keys from stdin (`-`), one per line, components separated by `,`.
-        #[arg(long, value_name = "-")]
-        hex: Option<String>,
+        /// Read hex keys from FILE (`-`: stdin), one per line, components separated by `,`.
+        #[arg(long, value_name = "FILE")]
+        hex: Option<PathBuf>,
         /// The key's values, comma-separated (CQL literals; bare words are strings).
         #[arg(required_unless_present = "hex", conflicts_with = "hex")]
         values: Option<String>,
@@ -153,8 +164,9 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    if cli.format == Format::Sarif && !matches!(cli.command, Command::Review { .. }) {
-        return ExitCode::from(usage("--format sarif is only for `review`"));
+    cqlmodel_cli::output::set_quiet(cli.quiet);
+    if let Some(message) = unsupported_format(&cli.command, cli.format) {
+        return ExitCode::from(usage(&message));
     }
     let code = match cli.command {
         Command::Explain {
@@ -198,7 +210,22 @@ fn main() -> ExitCode {
             };
             emit_output(review_cmd::run(&args))
         }
-        Command::Rules { name } => emit_output(review_cmd::rules(name.as_deref())),
+        Command::Rules { name } => match cli.format {
+            Format::Json => emit_output(cqlmodel_cli::rules_json::rules_json(name.as_deref())),
+            _ => emit_output(review_cmd::rules(name.as_deref())),
+        },
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "cqlmodel", &mut out);
+            emit(&String::from_utf8_lossy(&out), "", 0)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => emit(&String::from_utf8_lossy(&out), "", 0),
+                Err(e) => usage(&format!("cannot render the manual page: {e}")),
+            }
+        }
         Command::Design {
             model,
             queries,
@@ -247,10 +274,7 @@ fn main() -> ExitCode {
             emit(&out, &escape_controls(&err), code)
         }
         Command::Token { types, hex, values } => match (hex, values) {
-            (Some(dash), _) if dash == "-" => run_hex_stream(),
-            (Some(other), _) => usage(&format!(
-                "--hex reads from stdin: use `--hex -`, not `--hex {other}`"
-            )),
+            (Some(path), _) => run_hex_stream(&path),
             (None, Some(values)) => run_typed_token(&types, &values, cli.format),
             (None, None) => usage("give the key's values, or --hex -"),
         },
@@ -360,10 +384,48 @@ fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
     }
 }
 
-fn run_hex_stream() -> u8 {
-    let stdin = std::io::stdin().lock();
-    let stdout = std::io::stdout().lock();
-    match hex_stream(stdin, stdout) {
+/// Which formats each command writes; `None` when `format` is one of them.
+fn unsupported_format(command: &Command, format: Format) -> Option<String> {
+    let name = match command {
+        Command::Review { .. } => return None,
+        Command::Token { hex: Some(_), .. } if format != Format::Text => {
+            return Some("`token --hex` writes one token per line: text only".into());
+        }
+        Command::Completions { .. } | Command::Man if format != Format::Text => {
+            return Some("completions and the manual page are text only".into());
+        }
+        _ if format != Format::Sarif => return None,
+        Command::Explain { .. } => "explain",
+        Command::Size { .. } => "size",
+        Command::Ring(_) => "ring",
+        Command::Design { .. } => "design",
+        Command::Rules { .. } => "rules",
+        Command::Token { .. } => "token",
+        Command::Completions { .. } | Command::Man => "this command",
+    };
+    Some(format!(
+        "--format sarif is only for `review`; `{name}` writes text or json"
+    ))
+}
+
+fn run_hex_stream(path: &std::path::Path) -> u8 {
+    let input: Box<dyn std::io::Read> = if path == std::path::Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                write_stderr(&format!("error: {}: cannot read: {e}\n", path.display()));
+                return 2;
+            }
+        }
+    };
+    let stdout: Box<dyn std::io::Write> = if cqlmodel_cli::output::quiet() {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
+    match hex_stream(input, stdout) {
         Ok(_) => 0,
         Err(StreamError::Write(e)) => stdout_failed(&e),
         Err(e) => {

@@ -9,10 +9,28 @@
 //! Errors writing to stderr itself are ignored: there is nowhere left to say them.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `--quiet`: nothing on stdout, and stderr only for errors (exit 2).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Sets `--quiet` for the rest of the run.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 /// Writes a command's stdout and stderr text and returns the exit code to use:
 /// `code`, or 0 for a closed pipe, or 2 when stdout could not be written.
 pub fn emit(stdout: &str, stderr: &str, code: u8) -> u8 {
+    // Quiet runs still say why they failed (JSON errors go to stdout).
+    if quiet() && code != 2 {
+        return code;
+    }
     let written = write_stdout(stdout.as_bytes());
     write_stderr(stderr);
     match written {

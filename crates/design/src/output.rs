@@ -74,6 +74,12 @@ impl OutputError {
     }
 }
 
+/// True for a relative path the designer may write: a plain file name, or
+/// `diagrams/` and a plain file name (no `..`, nothing absolute).
+pub fn is_safe_relative(path: &Path) -> bool {
+    manifest::is_our_shape(path)
+}
+
 /// How to treat an existing directory that cqlmodel did not write.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WriteOptions {
