@@ -70,6 +70,13 @@ fn at_most_max(field: &str, v: f64, value: &Value<'_>, errors: &mut Errors) -> O
 
 /// A number `>= min` (`min` is 0 or 1 in practice) and at most [`MAX_VALUE`].
 pub fn read_number(field: &str, value: &Value<'_>, min: f64, errors: &mut Errors) -> Option<f64> {
+    let v = read_finite(field, value, min, errors)?;
+    at_most_max(field, v, value, errors)
+}
+
+/// A finite number `>= min`, without the upper cap (durations saturate to
+/// `u64::MAX` seconds instead).
+fn read_finite(field: &str, value: &Value<'_>, min: f64, errors: &mut Errors) -> Option<f64> {
     let Some(v) = number(value.get_ref()) else {
         let found = match value.get_ref() {
             DeValue::Float(_) => "a float that is not finite",
@@ -101,7 +108,7 @@ pub fn read_number(field: &str, value: &Value<'_>, min: f64, errors: &mut Errors
         );
         return None;
     }
-    at_most_max(field, v, value, errors)
+    Some(v)
 }
 
 /// A number that must be strictly positive.
@@ -155,7 +162,7 @@ pub fn read_duration(field: &str, value: &Value<'_>, errors: &mut Errors) -> Opt
             .map_err(|e| bad_value(field, e.0, value, errors))
             .ok();
     }
-    let seconds = read_positive(field, value, errors)?.round();
+    let seconds = read_finite(field, value, 0.0, errors)?.round();
     // Under half a second would round to a duration of zero, which the unit form
     // ("0s") refuses too.
     if seconds < 1.0 {
