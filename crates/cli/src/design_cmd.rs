@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use cqlmodel_design::{
-    DesignError, DesignErrorKind, DesignInput, Source, design, json, write_design,
+    DesignError, DesignErrorKind, DesignInput, Source, WriteOptions, design, json, write_design,
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
@@ -25,6 +25,34 @@ pub fn run(
     json_output: bool,
     color: bool,
 ) -> (String, String, u8) {
+    let files = DesignFiles {
+        model,
+        queries,
+        stats,
+    };
+    run_with(&files, out, WriteOptions::default(), json_output, color)
+}
+
+/// The input files of a design.
+pub struct DesignFiles<'a> {
+    pub model: &'a Path,
+    pub queries: Option<&'a Path>,
+    pub stats: Option<&'a Path>,
+}
+
+/// [`run`] with the output options (`--force`).
+pub fn run_with(
+    files: &DesignFiles,
+    out: &Path,
+    options: WriteOptions,
+    json_output: bool,
+    color: bool,
+) -> (String, String, u8) {
+    let DesignFiles {
+        model,
+        queries,
+        stats,
+    } = *files;
     let mut sources = SourceMap::new();
     let files = match InputFiles::read(model, queries, stats, &mut sources) {
         Ok(f) => f,
@@ -48,7 +76,7 @@ pub fn run(
     let mut inputs: Vec<&Path> = vec![model];
     inputs.extend(queries);
     inputs.extend(stats);
-    if let Err(e) = write_design(&d, out, &inputs) {
+    if let Err(e) = write_design(&d, out, &inputs, options) {
         return plain_error("output", &e.to_string(), json_output);
     }
     let stdout = if json_output {

@@ -8,7 +8,7 @@ use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
 use crate::input::{InputError, add_source, read_source};
-use crate::schema_load::{load_schema, parse_diagnostics};
+use crate::schema_load::{load_schema, query_file_diagnostics};
 use cqlmodel_review::load_queries;
 
 /// Where the statements to explain come from.
@@ -156,7 +156,7 @@ pub fn explain(
         .map(|f| f.text.clone())
         .unwrap_or_default();
     let parsed = cqlmodel_cql::parse(&text);
-    input_errors.extend(parse_diagnostics(&parsed.errors, query_file));
+    input_errors.extend(query_file_diagnostics(&parsed, &text, query_file));
 
     let session_keyspace = loaded.session_keyspace(keyspace);
     let (queries, diagnostics) = load_queries(
@@ -167,6 +167,18 @@ pub fn explain(
         1,
     );
     input_errors.extend(diagnostics);
+    let failed = input_errors
+        .iter()
+        .any(|d| d.severity == cqlmodel_diagnostics::Severity::Error);
+    if queries.is_empty() && !failed {
+        input_errors.push(
+            Diagnostic::error(
+                "nothing-to-explain",
+                "the queries hold no SELECT, INSERT, UPDATE, DELETE or BATCH statement: nothing to explain",
+            )
+            .with_file(query_file),
+        );
+    }
 
     let file_name = sources
         .get(query_file)

@@ -24,6 +24,8 @@ pub enum InputError {
     },
     #[error("{path}: the file is empty")]
     Empty { path: String },
+    #[error("{path}: the directory holds no *.cql file: nothing to read")]
+    NoCqlFiles { path: String },
 }
 
 /// Reads `path` into the source map and returns its index.

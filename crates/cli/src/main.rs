@@ -2,15 +2,18 @@
 //!
 //! Exit codes: 0 ok, 1 findings or invalid statements, 2 usage or input errors.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
-use cqlmodel_cli::token::{hex_stream, typed_token};
-use cqlmodel_diagnostics::{Diagnostic, Severity, render_human, render_json};
+use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
+use cqlmodel_diagnostics::{
+    Diagnostic, Severity, escape_controls, escape_line, render_human, render_json,
+};
 
 #[derive(Parser)]
 #[command(
@@ -19,12 +22,16 @@ use cqlmodel_diagnostics::{Diagnostic, Severity, render_human, render_json};
     about = "A workbench for Apache Cassandra and ScyllaDB data modeling"
 )]
 struct Cli {
-    /// Output format.
-    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    /// Output format: text and json for every command; sarif for `review` only;
+    /// `token --hex` writes text only.
+    #[arg(short = 'f', long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Color in text output: auto (a terminal), always, never.
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Print nothing but errors; the exit code tells the result.
+    #[arg(short = 'q', long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -115,9 +122,14 @@ enum Command {
         /// Workload statistics of the relational entities (TOML; docs/stats.md).
         #[arg(long)]
         stats: Option<PathBuf>,
-        /// The output directory (schema.cql, queries.cql, report.md, diagrams/).
-        #[arg(long)]
+        /// The output directory (schema.cql, queries.cql, report.md, diagrams/): new,
+        /// empty, or written by an earlier design (it holds `.cqlmodel-manifest`).
+        #[arg(short = 'o', long)]
         out: PathBuf,
+        /// Write into a non-empty directory cqlmodel did not write: only the
+        /// design's files are replaced, every other file is left alone.
+        #[arg(long)]
+        force: bool,
     },
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
@@ -130,14 +142,21 @@ enum Command {
         /// A rule name or code.
         name: Option<String>,
     },
+    /// Shell completions for bash, zsh, fish, elvish or PowerShell, on stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff), on stdout: `cqlmodel man > cqlmodel.1`.
+    Man,
     /// The Murmur3 token of a partition key.
     Token {
         /// CQL types of the key components, comma-separated (default: text).
         #[arg(long = "type", default_value = "text")]
         types: String,
-        /// Read hex keys from stdin (`-`), one per line, components separated by `,`.
-        #[arg(long, value_name = "-")]
-        hex: Option<String>,
+        /// Read hex keys from FILE (`-`: stdin), one per line, components separated by `,`.
+        #[arg(long, value_name = "FILE")]
+        hex: Option<PathBuf>,
         /// The key's values, comma-separated (CQL literals; bare words are strings).
         #[arg(required_unless_present = "hex", conflicts_with = "hex")]
         values: Option<String>,
@@ -151,10 +170,9 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    if cli.format == Format::Sarif
-        && !matches!(cli.command, Command::Review { .. } | Command::Diagnose(_))
-    {
-        return ExitCode::from(usage("--format sarif is only for `review` and `diagnose`"));
+    cqlmodel_cli::output::set_quiet(cli.quiet);
+    if let Some(message) = unsupported_format(&cli.command, cli.format) {
+        return ExitCode::from(usage(&message));
     }
     let code = match cli.command {
         Command::Explain {
@@ -196,10 +214,25 @@ fn main() -> ExitCode {
                 },
                 color,
             };
-            emit(review_cmd::run(&args))
+            emit_output(review_cmd::run(&args))
         }
-        Command::Rules { name } => emit(review_cmd::rules(name.as_deref())),
-        Command::Migrate(args) => emit(cqlmodel_cli::migrate_cmd::run(
+        Command::Rules { name } => match cli.format {
+            Format::Json => emit_output(cqlmodel_cli::rules_json::rules_json(name.as_deref())),
+            _ => emit_output(review_cmd::rules(name.as_deref())),
+        },
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "cqlmodel", &mut out);
+            emit(&String::from_utf8_lossy(&out), "", 0)
+        }
+        Command::Man => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => emit(&String::from_utf8_lossy(&out), "", 0),
+                Err(e) => usage(&format!("cannot render the manual page: {e}")),
+            }
+        }
+        Command::Migrate(args) => emit_output(cqlmodel_cli::migrate_cmd::run(
             &args,
             cli.format == Format::Json,
             color,
@@ -211,25 +244,28 @@ fn main() -> ExitCode {
                 Format::Json => review_cmd::ReviewFormat::Json,
                 Format::Sarif => review_cmd::ReviewFormat::Sarif,
             };
-            emit(cqlmodel_cli::diagnose_cmd::run(&args, format, color))
+            emit_output(cqlmodel_cli::diagnose_cmd::run(&args, format, color))
         }
         Command::Design {
             model,
             queries,
             stats,
             out,
+            force,
         } => {
-            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run(
-                &model,
-                queries.as_deref(),
-                stats.as_deref(),
+            let files = cqlmodel_cli::design_cmd::DesignFiles {
+                model: &model,
+                queries: queries.as_deref(),
+                stats: stats.as_deref(),
+            };
+            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run_with(
+                &files,
                 &out,
+                cqlmodel_design::WriteOptions { force },
                 cli.format == Format::Json,
                 color,
             );
-            print!("{stdout}");
-            eprint!("{stderr}");
-            code
+            emit(&stdout, &stderr, code)
         }
         Command::Size {
             schema,
@@ -243,21 +279,22 @@ fn main() -> ExitCode {
                 cli.format == Format::Json,
                 color,
             );
-            print!("{out}");
-            eprint!("{err}");
-            code
+            emit(&out, &err, code)
         }
         Command::Ring(args) => {
-            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, cli.format == Format::Json);
-            print!("{out}");
-            eprint!("{err}");
-            code
+            let json = cli.format == Format::Json;
+            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, json);
+            // Ring text has no color: datacenter and node names from the
+            // topology file are escaped with the rest.
+            let out = if json {
+                out
+            } else {
+                escape_controls(&out).into_owned()
+            };
+            emit(&out, &escape_controls(&err), code)
         }
         Command::Token { types, hex, values } => match (hex, values) {
-            (Some(dash), _) if dash == "-" => run_hex_stream(),
-            (Some(other), _) => usage(&format!(
-                "--hex reads from stdin: use `--hex -`, not `--hex {other}`"
-            )),
+            (Some(path), _) => run_hex_stream(&path),
             (None, Some(values)) => run_typed_token(&types, &values, cli.format),
             (None, None) => usage("give the key's values, or --hex -"),
         },
@@ -265,14 +302,12 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn emit(out: review_cmd::Output) -> u8 {
-    print!("{}", out.stdout);
-    eprint!("{}", out.stderr);
-    out.code
+fn emit_output(out: review_cmd::Output) -> u8 {
+    emit(&out.stdout, &out.stderr, out.code)
 }
 
 fn usage(message: &str) -> u8 {
-    eprintln!("error: {message}");
+    write_stderr(&format!("error: {message}\n"));
     2
 }
 
@@ -285,10 +320,7 @@ fn run_explain(
 ) -> u8 {
     let report = match explain::explain(schema, queries, keyspace) {
         Ok(r) => r,
-        Err(e) => {
-            report_input_error(&e.to_string(), format);
-            return 2;
-        }
+        Err(e) => return input_error(&e.to_string(), format),
     };
     let code = u8::try_from(report.exit_code()).unwrap_or(2);
     match format {
@@ -298,104 +330,145 @@ fn run_explain(
                 .iter()
                 .map(|e| e.to_json(&report.sources))
                 .collect();
-            if report.input_errors.is_empty() {
-                print_json(&rows);
+            // The rows serialize as they are: through `json!` their keys would sort.
+            let text = if report.input_errors.is_empty() {
+                json_text(&rows)
             } else {
-                print_json(&serde_json::json!({
+                json_text(&serde_json::json!({
                     "statements": rows,
                     "errors": render_json(&report.input_errors, &report.sources),
-                }));
-            }
+                }))
+            };
+            emit(&text, "", code)
         }
         Format::Text => {
-            let mut out = String::new();
+            let mut err = String::new();
             if !report.input_errors.is_empty() {
-                eprint!(
-                    "{}",
-                    render_human(&report.input_errors, &report.sources, color)
-                );
-                eprintln!();
+                err = render_human(&report.input_errors, &report.sources, color) + "\n";
             }
-            for e in &report.explained {
-                let title = e
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
-                out.push_str(&format!("{title}\n  {}\n", e.statement));
-                match statement_diagnostic(e) {
-                    Some(d) => {
-                        for line in render_human(&[d], &report.sources, color).lines() {
-                            out.push_str("  ");
-                            out.push_str(line);
-                            out.push('\n');
-                        }
-                    }
-                    None => out.push_str(&format!("  → {}\n", summary(&e.path))),
-                }
-                for w in &e.path.warnings {
-                    out.push_str(&format!("  warning: {w}\n"));
-                }
-                out.push('\n');
-            }
-            let invalid = report
-                .explained
-                .iter()
-                .filter(|e| e.path.error.is_some())
-                .count();
-            out.push_str(&format!(
-                "{} statements: {} valid, {} rejected by Cassandra\n",
-                report.explained.len(),
-                report.explained.len() - invalid,
-                invalid
-            ));
-            print!("{out}");
+            emit(&explain_text(&report, color), &err, code)
         }
     }
-    code
+}
+
+fn explain_text(report: &explain::Report, color: bool) -> String {
+    let mut out = String::new();
+    for e in &report.explained {
+        let title = e
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
+        // Names and statements come from the input: no control character
+        // reaches the terminal raw.
+        out.push_str(&format!(
+            "{}\n  {}\n",
+            escape_line(&title),
+            escape_line(&e.statement)
+        ));
+        match statement_diagnostic(e) {
+            Some(d) => {
+                for line in render_human(&[d], &report.sources, color).lines() {
+                    out.push_str("  ");
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(&format!("  → {}\n", escape_line(&summary(&e.path)))),
+        }
+        for w in &e.path.warnings {
+            out.push_str(&format!("  warning: {}\n", escape_controls(w)));
+        }
+        out.push('\n');
+    }
+    let invalid = report
+        .explained
+        .iter()
+        .filter(|e| e.path.error.is_some())
+        .count();
+    out.push_str(&format!(
+        "{} statements: {} valid, {} rejected by Cassandra\n",
+        report.explained.len(),
+        report.explained.len() - invalid,
+        invalid
+    ));
+    out
 }
 
 fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
     match typed_token(types, values) {
-        Ok(t) => {
-            match format {
-                Format::Json | Format::Sarif => print_json(&t),
-                Format::Text => println!("{}", t.token),
+        Ok(t) => match format {
+            Format::Json | Format::Sarif => emit(&json_text(&t), "", 0),
+            Format::Text => emit(&format!("{}\n", t.token), "", 0),
+        },
+        Err(e) => input_error(&e.to_string(), format),
+    }
+}
+
+/// Which formats each command writes; `None` when `format` is one of them.
+fn unsupported_format(command: &Command, format: Format) -> Option<String> {
+    let name = match command {
+        Command::Review { .. } | Command::Diagnose(_) => return None,
+        Command::Token { hex: Some(_), .. } if format != Format::Text => {
+            return Some("`token --hex` writes one token per line: text only".into());
+        }
+        Command::Completions { .. } | Command::Man if format != Format::Text => {
+            return Some("completions and the manual page are text only".into());
+        }
+        _ if format != Format::Sarif => return None,
+        Command::Explain { .. } => "explain",
+        Command::Size { .. } => "size",
+        Command::Ring(_) => "ring",
+        Command::Design { .. } => "design",
+        Command::Rules { .. } => "rules",
+        Command::Migrate(_) => "migrate",
+        Command::Token { .. } => "token",
+        Command::Completions { .. } | Command::Man => "this command",
+    };
+    Some(format!(
+        "--format sarif is only for `review` and `diagnose`; `{name}` writes text or json"
+    ))
+}
+
+fn run_hex_stream(path: &std::path::Path) -> u8 {
+    let input: Box<dyn std::io::Read> = if path == std::path::Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                write_stderr(&format!("error: {}: cannot read: {e}\n", path.display()));
+                return 2;
             }
-            0
         }
-        Err(e) => {
-            report_input_error(&e.to_string(), format);
-            2
-        }
-    }
-}
-
-fn run_hex_stream() -> u8 {
-    let stdin = std::io::stdin().lock();
-    let stdout = std::io::stdout().lock();
-    match hex_stream(stdin, stdout) {
+    };
+    let stdout: Box<dyn std::io::Write> = if cqlmodel_cli::output::quiet() {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
+    match hex_stream(input, stdout) {
         Ok(_) => 0,
+        Err(StreamError::Write(e)) => stdout_failed(&e),
         Err(e) => {
-            eprintln!("error: {e}");
+            write_stderr(&format!("error: {e}\n"));
             2
         }
     }
 }
 
-fn report_input_error(message: &str, format: Format) {
+/// An input error: on stderr as text, on stdout as `{"errors": [...]}` in JSON. Exit 2.
+fn input_error(message: &str, format: Format) -> u8 {
     match format {
         Format::Json | Format::Sarif => {
             let d = Diagnostic::error("input", message);
             let sources = cqlmodel_diagnostics::SourceMap::new();
-            print_json(&serde_json::json!({ "errors": render_json(&[d], &sources) }));
+            let value = serde_json::json!({ "errors": render_json(&[d], &sources) });
+            emit(&json_text(&value), "", 2)
         }
-        Format::Text => eprintln!("error: {message}"),
+        Format::Text => emit("", &format!("error: {message}\n"), 2),
     }
 }
 
-fn print_json(value: &impl serde::Serialize) {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = std::io::stdout().lock();
-    // A closed pipe is not an error worth reporting.
-    let _ = writeln!(out, "{text}");
+fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }

@@ -10,7 +10,7 @@ use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, revie
 use serde_json::Value;
 
 use crate::input::read_source;
-use crate::schema_load::{load_schema, load_stats_file, parse_diagnostics};
+use crate::schema_load::{load_schema, load_stats_file, query_file_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewFormat {
@@ -84,11 +84,11 @@ pub fn run(args: &ReviewArgs) -> Output {
             .map(|f| f.text.clone())
             .unwrap_or_default();
         let parsed = cqlmodel_cql::parse(&text);
-        input_problems.extend(parse_diagnostics(&parsed.errors, file));
+        input_problems.extend(query_file_diagnostics(&parsed, &text, file));
         let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
         suppressions.extend(cqlmodel_review::suppressions(
             file,
-            &parsed.comments,
+            &parsed.statement_comments(),
             &spans,
         ));
         let (q, diags) = load_queries(&loaded.schema, file, &parsed, keyspace.as_deref(), 1);

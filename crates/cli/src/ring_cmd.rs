@@ -43,11 +43,15 @@ pub struct RingArgs {
     /// A topology file (TOML; see docs/ring.md).
     #[arg(long, value_name = "FILE")]
     pub topology: Option<PathBuf>,
-    /// Schema files, for the table's partition key.
-    #[arg(long, value_name = "FILE")]
+    /// Schema files or directories of `*.cql`, for the table's partition key
+    /// (positional, as for the other commands).
+    #[arg(value_name = "SCHEMA")]
     pub schema: Vec<PathBuf>,
+    /// The schema as a flag (`--schema FILE`), as earlier versions took it.
+    #[arg(long = "schema", value_name = "FILE", hide = true)]
+    pub schema_flag: Vec<PathBuf>,
     /// The statistics file describing the table's keys and traffic.
-    #[arg(long, value_name = "FILE", requires = "schema")]
+    #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
     /// The table to place (`KS.T`).
     #[arg(long, value_name = "KS.T", requires = "stats")]
@@ -69,6 +73,7 @@ impl Default for RingArgs {
             allocation: AllocationArg::Balanced,
             topology: None,
             schema: Vec::new(),
+            schema_flag: Vec::new(),
             stats: None,
             table: None,
             keys: 1_000_000,
@@ -109,8 +114,17 @@ pub struct TableLoad {
 }
 
 /// Runs `cqlmodel ring`: (stdout, stderr, exit code). Exit 2 for bad input.
-pub fn run(args: RingArgs, json: bool) -> (String, String, u8) {
+pub fn run(mut args: RingArgs, json: bool) -> (String, String, u8) {
     let mut sources = SourceMap::new();
+    let flagged = std::mem::take(&mut args.schema_flag);
+    args.schema.extend(flagged);
+    if args.stats.is_some() && args.schema.is_empty() {
+        let d = Diagnostic::error(
+            "usage",
+            "--stats needs the schema: `ring SCHEMA... --stats FILE --table KS.T`",
+        );
+        return input_error(d, &sources, json);
+    }
     let topology = match topology(&args, &mut sources) {
         Ok(t) => t,
         Err(d) => return input_error(*d, &sources, json),
@@ -151,6 +165,21 @@ fn topology(args: &RingArgs, sources: &mut SourceMap) -> Result<Topology, Box<Di
             t
         }
         (None, Some(nodes)) => {
+            // Checked before the nodes are built: `--nodes 4194304` must not
+            // allocate four million nodes to be told it is too many.
+            let total = u64::from(nodes) * u64::from(args.vnodes);
+            if nodes as usize > cqlmodel_ring::MAX_NODES || total > cqlmodel_ring::MAX_TOTAL_VNODES
+            {
+                return Err(Box::new(Diagnostic::error(
+                    "topology",
+                    format!(
+                        "--nodes {nodes} --vnodes {} is more than this tool models (at most {} nodes and {} vnodes in total)",
+                        args.vnodes,
+                        cqlmodel_ring::MAX_NODES,
+                        cqlmodel_ring::MAX_TOTAL_VNODES
+                    ),
+                )));
+            }
             let t = Topology::uniform(
                 nodes,
                 args.vnodes,

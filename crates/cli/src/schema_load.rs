@@ -62,6 +62,55 @@ const CQLSH_COMMANDS: &[&str] = &[
     "tracing",
 ];
 
+/// Statements that belong in a query list, not in a schema.
+fn is_query(s: &cqlmodel_cql::ast::Statement) -> bool {
+    use cqlmodel_cql::ast::StatementKind as K;
+    matches!(
+        s.kind,
+        K::Select(_) | K::Insert(_) | K::Update(_) | K::Delete(_) | K::Batch(_)
+    )
+}
+
+/// The error for schema files that define nothing: there is nothing to
+/// review, size or explain against.
+fn no_schema(queries: &[(usize, Span)]) -> Diagnostic {
+    match queries.first() {
+        Some(&(file, span)) => Diagnostic::error(
+            "no-schema",
+            format!(
+                "the schema files define no keyspace or table, only {} queries: give this file with --queries, and the schema (CREATE KEYSPACE, CREATE TABLE) as the schema",
+                queries.len()
+            ),
+        )
+        .with_file(file)
+        .with_primary(span.range(), "a query, not a schema statement"),
+        None => Diagnostic::error(
+            "no-schema",
+            "the schema files define no keyspace or table: nothing to check",
+        ),
+    }
+}
+
+/// One error for a file that is clearly not CQL (Python, JSON, TOML, a
+/// pg_dump) instead of its cascade of syntax errors.
+fn wrong_language(
+    parsed: &cqlmodel_cql::ParseResult,
+    text: &str,
+    file: usize,
+) -> Option<Diagnostic> {
+    let mostly_broken = !parsed.errors.is_empty() && parsed.statements.len() <= parsed.errors.len();
+    if !mostly_broken {
+        return None;
+    }
+    let language = crate::sniff::sniff(text)?;
+    let first_line = text.find('\n').unwrap_or(text.len());
+    Some(
+        Diagnostic::error("wrong-language", format!("this file {}", language.advice()))
+            .with_file(file)
+            .with_primary(0..first_line, "not CQL"),
+    )
+}
+
 /// Reads schema files (a directory contributes its `*.cql` files in name order).
 pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedSchema, InputError> {
     // A schema file describes what exists: views and SASI indexes in it were created
@@ -78,6 +127,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     let mut builder = SchemaBuilder::with_settings(settings);
     let mut diagnostics = Vec::new();
     let mut all_suppressions = Vec::new();
+    let mut queries_in_schema = Vec::new();
     for path in expand(paths)? {
         let file = read_source(&path, sources)?;
         let text = sources
@@ -85,13 +135,31 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
             .map(|f| f.text.clone())
             .unwrap_or_default();
         let parsed = cqlmodel_cql::parse(&text);
-        diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text));
+        match wrong_language(&parsed, &text, file) {
+            Some(d) => diagnostics.push(d),
+            None => diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text)),
+        }
+        queries_in_schema.extend(
+            parsed
+                .statements
+                .iter()
+                .filter(|s| is_query(s))
+                .map(|s| (file, s.span)),
+        );
         let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-        all_suppressions.extend(suppressions(file, &parsed.comments, &spans));
+        all_suppressions.extend(suppressions(file, &parsed.statement_comments(), &spans));
         builder.add_statements(file, &parsed.statements);
     }
     let current_keyspace = builder.current_keyspace().map(str::to_string);
     let build = builder.finish();
+    let nothing_defined =
+        build.schema.keyspaces.is_empty() && build.schema.tables().next().is_none();
+    let failed = diagnostics
+        .iter()
+        .any(|d| d.severity == cqlmodel_diagnostics::Severity::Error);
+    if nothing_defined && !failed && build.errors.is_empty() {
+        diagnostics.push(no_schema(&queries_in_schema));
+    }
     for w in &build.warnings {
         diagnostics.push(
             Diagnostic::warning("schema-warning", w.to_string())
@@ -127,6 +195,11 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
                 .filter(|f| f.extension().is_some_and(|x| x == "cql"))
                 .collect();
             files.sort();
+            if files.is_empty() {
+                return Err(InputError::NoCqlFiles {
+                    path: p.display().to_string(),
+                });
+            }
             out.extend(files);
         } else {
             out.push(p.clone());
@@ -184,33 +257,62 @@ pub fn load_stats_file(
 }
 
 /// Syntax errors as diagnostics.
+/// The syntax diagnostics of a query file: one `wrong-language` error for a
+/// file that is clearly not CQL, else one per error.
+pub fn query_file_diagnostics(
+    parsed: &cqlmodel_cql::ParseResult,
+    text: &str,
+    file: usize,
+) -> Vec<Diagnostic> {
+    match wrong_language(parsed, text, file) {
+        Some(d) => vec![d],
+        None => parse_diagnostics(&parsed.errors, file),
+    }
+}
+
 pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| {
-            Diagnostic::error("syntax", e.to_string())
+        .map(|e| match &e.kind {
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command } => {
+                shell_command_info(command, file, e)
+            }
+            _ => Diagnostic::error("syntax", e.to_string())
                 .with_file(file)
-                .with_primary(e.span.range(), "here")
+                .with_primary(e.span.range(), "here"),
         })
         .collect()
+}
+
+fn shell_command_info(command: &str, file: usize, e: &ParseError) -> Diagnostic {
+    Diagnostic::info(
+        "cqlsh-command",
+        format!("`{command}` is a cqlsh command, not CQL: skipped"),
+    )
+    .with_file(file)
+    .with_primary(e.span.range(), "skipped")
 }
 
 /// Syntax errors as diagnostics, except cqlsh commands, which are skipped with an info.
 fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| match cqlsh_command_at(text, e.span.start as usize) {
-            Some(cmd) => Diagnostic::info(
-                "cqlsh-command",
-                format!("`{cmd}` is a cqlsh command, not CQL: skipped"),
-            )
-            .with_file(file)
-            .with_primary(e.span.range(), "skipped"),
+        .map(|e| match shell_command(e, text) {
+            Some(cmd) => shell_command_info(&cmd, file, e),
             None => Diagnostic::error("syntax", e.to_string())
                 .with_file(file)
                 .with_primary(e.span.range(), "here"),
         })
         .collect()
+}
+
+/// The cqlsh command an error reports: one the parser ended at its line
+/// (`CONSISTENCY`, `TRACING`, …), or one ending at `;` (`COPY`).
+fn shell_command(e: &ParseError, text: &str) -> Option<String> {
+    match &e.kind {
+        cqlmodel_cql::ParseErrorKind::ShellCommand { command } => Some(command.clone()),
+        _ => cqlsh_command_at(text, e.span.start as usize),
+    }
 }
 
 /// The cqlsh command that starts the statement containing `offset`, if any.

@@ -215,7 +215,8 @@ fn render_table(out: &mut String, e: &SizeEstimate, color: bool) {
         let names: Vec<&str> = e.exceeds.iter().map(|x| x.name()).collect();
         paint(&format!("EXCEEDS {}", names.join(", ")), "1;31", color)
     };
-    let _ = writeln!(out, "{}  {verdict}", paint(&e.table, "1", color));
+    let table = cqlmodel_diagnostics::escape_line(&e.table);
+    let _ = writeln!(out, "{}  {verdict}", paint(&table, "1", color));
     let age = e
         .sized_at
         .map(|a| format!("sized after {} · ", format_duration(a)))

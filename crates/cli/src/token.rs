@@ -163,11 +163,19 @@ pub enum StreamError {
         component: usize,
         len: usize,
     },
+    #[error(
+        "stdin:{line}: the line is longer than {limit} bytes; a partition key is at most 65535 bytes (131070 hex digits)"
+    )]
+    LineTooLong { line: u64, limit: usize },
     #[error("reading stdin: {0}")]
     Read(std::io::Error),
     #[error("writing stdout: {0}")]
     Write(std::io::Error),
 }
+
+/// The longest input line `token --hex -` reads: a key of 64 KiB is 128 KiB
+/// of hex digits; the rest is room for `0x` prefixes and separators.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// Reads one key per line (hex bytes; `,` separates the components of a composite
 /// key; an empty line is the empty key) and writes one signed decimal token per line.
@@ -216,6 +224,16 @@ pub fn hex_stream(mut input: impl Read, mut output: impl Write) -> Result<u64, S
             consumed = nl + 1;
         }
         buf.drain(..consumed);
+        // What is left is the start of a line: bounded, so that memory stays
+        // flat and each chunk rescans at most this much.
+        if buf.len() > MAX_LINE_BYTES {
+            output.write_all(&out).map_err(StreamError::Write)?;
+            output.flush().map_err(StreamError::Write)?;
+            return Err(StreamError::LineTooLong {
+                line: line_no + 1,
+                limit: MAX_LINE_BYTES,
+            });
+        }
         if out.len() >= CHUNK {
             output.write_all(&out).map_err(StreamError::Write)?;
             out.clear();
@@ -383,5 +401,18 @@ mod tests {
             vec!["frozen<map<text, int>>", "int"]
         );
         assert_eq!(split_top_level("'a,b',[1,2]"), vec!["'a,b'", "[1,2]"]);
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_an_error_after_the_lines_before_it() {
+        let long = ",".repeat(3 * MAX_LINE_BYTES);
+        let input = format!("00\n{long}\n01\n");
+        let mut out = Vec::new();
+        let err = hex_stream(input.as_bytes(), &mut out);
+        assert!(
+            matches!(err, Err(StreamError::LineTooLong { line: 2, .. })),
+            "{err:?}"
+        );
+        assert_eq!(out.iter().filter(|b| **b == b'\n').count(), 1);
     }
 }

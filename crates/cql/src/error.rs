@@ -54,6 +54,10 @@ pub enum ParseErrorKind {
     ReservedKeyword { keyword: String },
     #[error("expressions nest deeper than {limit} levels")]
     NestingTooDeep { limit: u32 },
+    /// A cqlsh shell command (`CONSISTENCY`, `TRACING`, …), not CQL; it ends
+    /// at its line's end as in cqlsh.
+    #[error("`{command}` is a cqlsh command, not CQL")]
+    ShellCommand { command: String },
     #[error("{statement} statements are not supported")]
     UnsupportedStatement { statement: String },
     #[error(

@@ -35,9 +35,39 @@ pub struct ParseResult {
     pub statements: Vec<ast::Statement>,
     pub errors: Vec<ParseError>,
     pub comments: Vec<Comment>,
+    /// The span of each statement that did not parse (cqlsh commands included).
+    pub broken: Vec<ast::Span>,
 }
 
 impl ParseResult {
+    /// The comments that precede a parsed statement: those before a broken
+    /// statement (its `-- @name`, its `-- cqlmodel: allow(...)`) belong to it,
+    /// and must not move onto the next statement that parsed.
+    pub fn statement_comments(&self) -> Vec<Comment> {
+        let mut boundaries: Vec<(u32, u32, bool)> = self
+            .statements
+            .iter()
+            .map(|s| (s.span.start, s.span.end, false))
+            .chain(self.broken.iter().map(|b| (b.start, b.end, true)))
+            .collect();
+        boundaries.sort_unstable();
+        let mut kept = Vec::with_capacity(self.comments.len());
+        let mut next = 0;
+        for c in &self.comments {
+            // The first statement or broken one that ends after the comment.
+            while boundaries.get(next).is_some_and(|b| b.1 <= c.span.start) {
+                next += 1;
+            }
+            let before_broken = boundaries
+                .get(next)
+                .is_some_and(|&(start, _, broken)| broken && c.span.end <= start);
+            if !before_broken {
+                kept.push(c.clone());
+            }
+        }
+        kept
+    }
+
     pub fn into_source_file(self) -> ast::SourceFile {
         ast::SourceFile {
             statements: self.statements,
@@ -59,11 +89,13 @@ pub struct Comment {
 /// syntax error yields an error and parsing resumes after its terminating `;`.
 pub fn parse(source: &str) -> ParseResult {
     let lexed = lexer::lex(source);
-    let (statements, errors) = parser::Parser::new(lexed.tokens).parse_file();
+    let (statements, errors, broken) =
+        parser::Parser::with_line_breaks(lexed.tokens, source).parse_file();
     ParseResult {
         statements,
         errors,
         comments: lexed.comments,
+        broken,
     }
 }
 

@@ -33,13 +33,15 @@ pub mod reads;
 pub mod records;
 pub mod relational;
 pub mod report;
+pub mod safe_names;
 pub mod schema_out;
 pub mod select;
 pub mod split;
+pub mod sql_limits;
 pub mod views;
 pub mod writes;
 
 pub use error::{DesignError, DesignErrorKind, Source};
-pub use output::{files, write_design};
+pub use output::{OutputError, WriteOptions, files, write_design};
 pub use plan::{Design, DesignInput, design};
 pub use report::{json, report_md};

@@ -195,6 +195,14 @@ pub fn parse_model(text: &str) -> Result<Model, DesignError> {
 
 pub(crate) fn parse_one(chunk: &Chunk, source: Source) -> Result<Statement, DesignError> {
     let padded = chunk.padded();
+    if let Some((at, message)) = crate::sql_limits::too_many_operators(&padded) {
+        return Err(DesignError::new(
+            DesignErrorKind::Syntax,
+            source,
+            at,
+            message,
+        ));
+    }
     let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &padded).map_err(|e| {
         let message = e.to_string();
         let at = location_of(&message).unwrap_or((chunk.line, chunk.column));

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use crate::chebotko::{self, DiagramColumn, TableDiagram};
 use crate::derive::{Role, TableDesign};
 use crate::plan::{Design, trim_float};
+use crate::safe_names::{md_code, md_fence, md_line, md_text, unique_file_stems};
 
 pub fn table_svg(t: &TableDesign) -> String {
     chebotko::render_svg(&TableDiagram {
@@ -95,17 +96,29 @@ fn error_json(e: &crate::error::DesignError) -> Value {
     })
 }
 
+/// The file stem of each table's diagram under `diagrams/`, in table order
+/// (names from the input never reach a path as they are).
+pub fn table_file_stems(d: &Design) -> Vec<String> {
+    let names: Vec<&str> = d.tables.iter().map(|t| t.name.as_str()).collect();
+    unique_file_stems(&names, &["flow"])
+}
+
+/// The report. Names and SQL come from the input: they are escaped for
+/// Markdown (`md_text`, `md_code`, fences longer than any backtick run).
 pub fn report_md(d: &Design) -> String {
-    let mut s = format!("# Cassandra design for keyspace `{}`\n\n", d.keyspace);
+    let mut s = format!(
+        "# Cassandra design for keyspace {}\n\n",
+        md_code(&d.keyspace)
+    );
     s.push_str("Query-driven modeling in four steps: (1) the queries, (2) a primary key per query, (3) tables with the same key structure merged, (4) a consistency story for every derived table.\n\n");
     s.push_str("![query → table flow](diagrams/flow.svg)\n\n## Queries\n\n| query | table | partitions | rows read | rate |\n|---|---|---|---|---|\n");
     for q in &d.queries {
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} |\n",
-            q.name,
+            md_text(&q.name),
             q.table
                 .as_deref()
-                .map_or("— (off the OLTP path)".to_string(), |t| format!("`{t}`")),
+                .map_or("— (off the OLTP path)".to_string(), md_code),
             q.partitions.map_or("—".into(), |p| p.to_string()),
             q.rows_read.map_or("—".into(), |r| trim_float(r.round())),
             q.rate
@@ -113,18 +126,20 @@ pub fn report_md(d: &Design) -> String {
         ));
     }
     for q in &d.queries {
-        s.push_str(&format!("\n### {}\n\n", q.name));
+        s.push_str(&format!("\n### {}\n\n", md_text(&q.name)));
         if let Some(spec) = d.specs.iter().find(|x| x.name == q.name) {
+            let fence = md_fence(&spec.sql);
             s.push_str(&format!(
-                "SQL (line {}):\n\n```sql\n{}\n```\n\n",
+                "SQL (line {}):\n\n{fence}sql\n{}\n{fence}\n\n",
                 spec.line, spec.sql
             ));
         }
         match (&q.cql, &q.off_path) {
             (Some(cql), _) => {
+                let fence = md_fence(cql);
                 s.push_str(&format!(
-                    "CQL on `{}`:\n\n```sql\n{cql};\n```\n\n",
-                    q.table.as_deref().unwrap_or("")
+                    "CQL on {}:\n\n{fence}sql\n{cql};\n{fence}\n\n",
+                    md_code(q.table.as_deref().unwrap_or(""))
                 ));
                 s.push_str(&format!(
                     "- partitions per execution: {}{}\n",
@@ -142,51 +157,56 @@ pub fn report_md(d: &Design) -> String {
                     ));
                 }
                 for n in &q.notes {
-                    s.push_str(&format!("- {n}\n"));
+                    s.push_str(&format!("- {}\n", md_line(n)));
                 }
             }
             (None, Some(o)) => {
                 s.push_str(&format!(
                     "Not given a table: {}.\n\nAlternative: {}.\n",
-                    o.reason, o.alternative
+                    md_line(&o.reason),
+                    md_line(&o.alternative)
                 ));
             }
             _ => {}
         }
     }
     s.push_str("\n## Tables\n");
-    for t in &d.tables {
+    for (t, stem) in d.tables.iter().zip(table_file_stems(d)) {
         s.push_str(&format!(
-            "\n### `{}`\n\n![{}](diagrams/{}.svg)\n\n",
-            t.name, t.name, t.name
+            "\n### {}\n\n![{}](diagrams/{stem}.svg)\n\n",
+            md_code(&t.name),
+            md_text(&t.name)
         ));
         s.push_str(&format!(
             "Serves: {}.\n\n",
             if t.queries.is_empty() {
                 "the write paths (lookups by primary key)".into()
             } else {
-                t.queries.join(", ")
+                t.queries
+                    .iter()
+                    .map(|q| md_text(q))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         ));
         for dcs in &t.decisions {
-            s.push_str(&format!("- {dcs}\n"));
+            s.push_str(&format!("- {}\n", md_line(dcs)));
         }
         s.push_str(&format!(
             "- compaction: {} — {}\n",
             t.compaction, t.compaction_reason
         ));
-        s.push_str(&format!(
-            "\n```sql\n{}```\n",
-            crate::schema_out::table_cql(&d.keyspace, t)
-        ));
+        let cql = crate::schema_out::table_cql(&d.keyspace, t);
+        let fence = md_fence(&cql);
+        s.push_str(&format!("\n{fence}sql\n{cql}{fence}\n"));
     }
     s.push_str("\n## Write paths\n");
     for w in &d.write_paths {
         s.push_str(&format!(
-            "\n### {} ({} on `{}`{})\n\n",
-            w.name,
+            "\n### {} ({} on {}{})\n\n",
+            md_text(&w.name),
             w.kind.verb(),
-            w.entity,
+            md_code(&w.entity),
             if w.inferred {
                 ", inferred: the query list has no mutation"
             } else {
@@ -194,7 +214,7 @@ pub fn report_md(d: &Design) -> String {
             }
         ));
         for n in &w.notes {
-            s.push_str(&format!("- {n}\n"));
+            s.push_str(&format!("- {}\n", md_line(n)));
         }
         if w.statements.is_empty() {
             if w.notes.is_empty() {
@@ -204,12 +224,12 @@ pub fn report_md(d: &Design) -> String {
         }
         for (i, st) in w.statements.iter().enumerate() {
             s.push_str(&format!(
-                "{}. `{}` on `{}` — **{}**: {}.",
+                "{}. {} on {} — **{}**: {}.",
                 i + 1,
-                st.cql,
-                st.table,
+                md_code(&st.cql),
+                md_code(&st.table),
                 st.mechanism,
-                st.reason.trim_end_matches('.')
+                md_line(st.reason.trim_end_matches('.'))
             ));
             if let Some(r) = &st.repeat {
                 s.push_str(&format!(" Repeated {r}."));
@@ -246,7 +266,7 @@ pub fn report_md(d: &Design) -> String {
     if !d.warnings.is_empty() {
         s.push_str("\n## Warnings\n\n");
         for w in &d.warnings {
-            s.push_str(&format!("- {w}\n"));
+            s.push_str(&format!("- {}\n", md_line(w)));
         }
     }
     s

@@ -33,6 +33,8 @@ mod diagnostic;
 mod render;
 mod source;
 
+mod escape;
 pub use diagnostic::{Diagnostic, Fix, Label, ParseSeverityError, RuleMeta, Severity};
+pub use escape::{escape_controls, escape_line};
 pub use render::{render_human, render_json, render_sarif};
 pub use source::{SourceFile, SourceMap};

@@ -15,6 +15,31 @@ pub struct SourceFile {
     pub name: String,
     pub text: String,
     line_starts: Vec<usize>,
+    /// Every [`CHECKPOINT`] bytes: a char boundary and its column (chars since
+    /// its line's start, `'\r'` not counted), so that a column on a 10 MB line
+    /// costs at most one block's count, not the whole line's.
+    checkpoints: Vec<(usize, usize)>,
+}
+
+/// The distance between column checkpoints, in bytes.
+const CHECKPOINT: usize = 4096;
+
+fn column_checkpoints(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(text.len() / CHECKPOINT + 1);
+    let mut column = 0usize;
+    let mut next = CHECKPOINT;
+    for (at, c) in text.char_indices() {
+        if at >= next {
+            out.push((at, column));
+            next = at + CHECKPOINT;
+        }
+        match c {
+            '\n' => column = 0,
+            '\r' => {}
+            _ => column += 1,
+        }
+    }
+    out
 }
 
 impl SourceFile {
@@ -23,10 +48,12 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(at, _)| at + 1))
             .collect();
+        let checkpoints = column_checkpoints(&text);
         Self {
             name: name.into(),
             text,
             line_starts,
+            checkpoints,
         }
     }
 
@@ -71,10 +98,19 @@ impl SourceFile {
             .partition_point(|&start| start <= at)
             .saturating_sub(1);
         let line_start = self.line_starts.get(line_index).copied().unwrap_or(0);
-        let column = self
-            .text
-            .get(line_start..at)
-            .map_or(0, |before| before.chars().filter(|&c| c != '\r').count());
+        // Count from the last checkpoint on this line before `at`, if any.
+        let checkpoint = self
+            .checkpoints
+            .partition_point(|&(byte, _)| byte <= at)
+            .checked_sub(1)
+            .and_then(|i| self.checkpoints.get(i))
+            .filter(|&&(byte, _)| byte >= line_start);
+        let (from, base) = checkpoint.copied().unwrap_or((line_start, 0));
+        let column = base
+            + self
+                .text
+                .get(from..at)
+                .map_or(0, |before| before.chars().filter(|&c| c != '\r').count());
         (line_index + 1, column + 1)
     }
 }
@@ -116,6 +152,26 @@ impl SourceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_on_long_lines_match_a_plain_count() {
+        let line = "é\r😀ab".repeat(5_000);
+        let text = format!("x\n{line}\n{line}");
+        let file = SourceFile::new("long.cql", text.as_str());
+        for (at, _) in text.char_indices().step_by(997) {
+            let line_start = text
+                .get(..at)
+                .and_then(|b| b.rfind('\n'))
+                .map_or(0, |p| p + 1);
+            let plain = text
+                .get(line_start..at)
+                .map_or(0, |b| b.chars().filter(|&c| c != '\r').count());
+            let clamped = file.clamp_offset(at);
+            if clamped == at {
+                assert_eq!(file.line_col(at).1, plain + 1, "at {at}");
+            }
+        }
+    }
 
     #[test]
     fn line_col_counts_lines_and_chars_from_one() {

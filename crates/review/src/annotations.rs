@@ -29,15 +29,16 @@ impl Annotations {
 pub fn annotations_for(comments: &[Comment], statements: &[Span]) -> Vec<Annotations> {
     let mut out = Vec::with_capacity(statements.len());
     let mut previous_end = 0u32;
-    // Comments and statements come in file order: one pass over both.
+    // Comments and statements are both in source order: one pass over each,
+    // so 100,000 annotated statements stay linear.
     let mut next = 0usize;
     for span in statements {
         let mut ann = Annotations::default();
         while let Some(c) = comments.get(next) {
-            if c.span.start >= span.start {
+            if c.span.end > span.start {
                 break;
             }
-            if c.span.start >= previous_end && c.span.end <= span.start {
+            if c.span.start >= previous_end {
                 parse_into(&c.text, &mut ann);
             }
             next += 1;

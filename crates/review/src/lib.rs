@@ -5,6 +5,7 @@
 //! runs every enabled rule over the schema and the query list, applies the
 //! configuration (levels) and the suppression comments, and returns diagnostics.
 
+pub mod annotation_check;
 pub mod annotations;
 pub mod config;
 pub mod context;

@@ -73,7 +73,8 @@ pub fn load_queries(
     first_ordinal: usize,
 ) -> (Vec<Query>, Vec<Diagnostic>) {
     let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-    let annotations = annotations_for(&parsed.comments, &spans);
+    // Annotations of a statement that did not parse stay with it.
+    let annotations = annotations_for(&parsed.statement_comments(), &spans);
     let mut session = keyspace.map(str::to_string);
     let mut queries = Vec::new();
     let mut diagnostics = Vec::new();
@@ -175,6 +176,7 @@ pub fn load_queries(
         });
         ordinal += 1;
     }
+    diagnostics.extend(crate::annotation_check::check_annotations(&queries));
     (queries, diagnostics)
 }
 

@@ -21,10 +21,18 @@ pub struct Suppression {
 pub fn suppressions(file: usize, comments: &[Comment], statements: &[Span]) -> Vec<Suppression> {
     let mut out = Vec::new();
     let mut previous_end = 0u32;
+    // Both in source order: one pass over each.
+    let mut next = 0usize;
     for stmt in statements {
+        let start = next;
+        while comments.get(next).is_some_and(|c| c.span.end <= stmt.start) {
+            next += 1;
+        }
         for c in comments
+            .get(start..next)
+            .unwrap_or_default()
             .iter()
-            .filter(|c| c.span.start >= previous_end && c.span.end <= stmt.start)
+            .filter(|c| c.span.start >= previous_end)
         {
             for rule in allowed_rules(&c.text) {
                 out.push(Suppression {

@@ -87,8 +87,8 @@ pub use ownership::{NodeOwnership, Ownership, balance_groups, imbalance, ownersh
 pub use ring::{NodeId, Ring, RingNode};
 pub use rng::SplitMix64;
 pub use topology::{
-    Allocation, DEFAULT_NUM_TOKENS, DcReplication, MAX_TOTAL_VNODES, NodeSpec, Replication,
-    Topology, TopologyError, TopologyErrorKind,
+    Allocation, DEFAULT_NUM_TOKENS, DcReplication, MAX_DATACENTERS, MAX_NODES, MAX_TOTAL_VNODES,
+    NodeSpec, Replication, Topology, TopologyError, TopologyErrorKind,
 };
 pub use topology_file::{
     DEFAULT_DC_RF, TopologyFileError, line_column, load_topology, locate, parse_topology,

@@ -13,7 +13,16 @@ pub const DEFAULT_NUM_TOKENS: u32 = 16;
 
 /// Above this many vnodes in total the ring is refused rather than built: it bounds the
 /// memory a topology can ask for (Cassandra's largest practical rings are far smaller).
-pub const MAX_TOTAL_VNODES: u64 = 1 << 22;
+/// 2^20 is 4,096 nodes of 256 vnodes each.
+pub const MAX_TOTAL_VNODES: u64 = 1 << 20;
+
+/// The most nodes a topology may have: memory and time grow with each node
+/// (the largest Cassandra clusters in service hold a few thousand).
+pub const MAX_NODES: usize = 10_000;
+
+/// The most datacenters a topology may have (placement walks every
+/// datacenter for every range).
+pub const MAX_DATACENTERS: usize = 100;
 
 /// How the tokens of nodes without explicit tokens are chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,6 +174,21 @@ impl Topology {
     pub fn validate(&self) -> Result<(), TopologyError> {
         if self.nodes.is_empty() {
             return Err(TopologyError::new(TopologyErrorKind::NoNodes, None));
+        }
+        if self.nodes.len() > MAX_NODES {
+            return Err(TopologyError::new(
+                TopologyErrorKind::TooManyNodes {
+                    count: self.nodes.len(),
+                },
+                None,
+            ));
+        }
+        let dcs: HashSet<&str> = self.nodes.iter().map(|n| n.dc.as_str()).collect();
+        if dcs.len() > MAX_DATACENTERS {
+            return Err(TopologyError::new(
+                TopologyErrorKind::TooManyDatacenters { count: dcs.len() },
+                None,
+            ));
         }
         let mut names: HashSet<&str> = HashSet::new();
         let mut tokens: HashMap<i64, &str> = HashMap::new();
@@ -318,6 +342,10 @@ pub enum TopologyErrorKind {
     },
     #[error("{total} vnodes in total is more than this tool models (at most {MAX_TOTAL_VNODES})")]
     TooManyVnodes { total: u64 },
+    #[error("{count} nodes is more than this tool models (at most {MAX_NODES})")]
+    TooManyNodes { count: usize },
+    #[error("{count} datacenters is more than this tool models (at most {MAX_DATACENTERS})")]
+    TooManyDatacenters { count: usize },
     #[error(
         "replication places no replica: give at least one datacenter a replication factor of 1 or more"
     )]

@@ -390,26 +390,27 @@ fn table_specs() -> impl Strategy<Value = Vec<TableSpec>> {
 }
 
 /// Finite, non-negative: small integers, fractions, and anything an f64 holds
-/// (subnormals, 1e300).
+/// up to the loader's cap of 1e18 (subnormals included; 1e300 is refused).
 fn non_negative() -> impl Strategy<Value = f64> {
     prop_oneof![
         (0u64..2_000_000).prop_map(|v| v as f64),
         0.0f64..1e6,
-        POSITIVE | ZERO | NORMAL | SUBNORMAL,
+        (POSITIVE | ZERO | NORMAL | SUBNORMAL).prop_filter("at most 1e18", |v| *v <= 1e18),
     ]
 }
 
 fn positive() -> impl Strategy<Value = f64> {
     prop_oneof![
         (1u64..2_000_000).prop_map(|v| v as f64),
-        POSITIVE | NORMAL | SUBNORMAL,
+        (POSITIVE | NORMAL | SUBNORMAL).prop_filter("at most 1e18", |v| *v <= 1e18),
     ]
 }
 
 fn at_least_one() -> impl Strategy<Value = f64> {
     prop_oneof![
         (1u64..2_000_000).prop_map(|v| v as f64),
-        (POSITIVE | NORMAL).prop_filter("at least 1", |v| *v >= 1.0),
+        (POSITIVE | NORMAL)
+            .prop_filter("at least 1, at most 1e18", |v| { (1.0..=1e18).contains(v) }),
     ]
 }
 

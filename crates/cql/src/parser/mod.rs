@@ -7,6 +7,7 @@ mod ddl;
 mod dml;
 mod expr;
 mod recovery;
+mod shell;
 mod types;
 
 use crate::ast::{Span, Statement, StatementKind};
@@ -26,6 +27,9 @@ pub(crate) struct Parser {
     eof: Token,
     /// End offset of the last consumed token, for node spans.
     prev_end: u32,
+    /// Per token, whether a line break comes before it; empty when the
+    /// source is not known (then cqlsh commands are not recognised).
+    line_breaks: Vec<bool>,
 }
 
 impl Parser {
@@ -40,18 +44,38 @@ impl Parser {
                 span: Span { start: end, end },
             },
             prev_end: 0,
+            line_breaks: Vec::new(),
+        }
+    }
+
+    /// A parser that knows where `source`'s lines break, so that cqlsh shell
+    /// commands end at their line as in cqlsh.
+    pub fn with_line_breaks(tokens: Vec<Token>, source: &str) -> Self {
+        let line_breaks = shell::line_breaks(source, &tokens);
+        Self {
+            line_breaks,
+            ..Self::new(tokens)
         }
     }
 
     // ----- entry points -------------------------------------------------------
 
-    pub fn parse_file(mut self) -> (Vec<Statement>, Vec<ParseError>) {
+    /// The statements that parsed, the errors, and the span of each statement
+    /// that did not parse (from its first token to the last one skipped), so
+    /// that the comments before a broken statement stay with it.
+    pub fn parse_file(mut self) -> (Vec<Statement>, Vec<ParseError>, Vec<Span>) {
         let mut statements = Vec::new();
         let mut errors = Vec::new();
+        let mut broken = Vec::new();
         loop {
             while self.eat_punct(Punct::Semi) {}
             if self.at_eof() {
                 break;
+            }
+            if let Some(command) = self.shell_command() {
+                broken.push(command.span);
+                errors.push(command);
+                continue;
             }
             let start = self.pos;
             let result = self
@@ -62,10 +86,27 @@ impl Parser {
                 Err(error) => {
                     self.depth = 0;
                     self.recover(start, error, &mut errors);
+                    broken.push(self.skipped_span(start));
                 }
             }
         }
-        (statements, errors)
+        (statements, errors, broken)
+    }
+
+    /// The span from token `start` to the last token before the cursor.
+    fn skipped_span(&self, start: usize) -> Span {
+        let first = self
+            .tokens
+            .get(start)
+            .map_or(self.eof.span.start, |t| t.span.start);
+        let last = self
+            .tokens
+            .get(self.pos.saturating_sub(1).max(start))
+            .map_or(first, |t| t.span.end);
+        Span {
+            start: first,
+            end: last.max(first),
+        }
     }
 
     pub fn parse_single_statement(mut self) -> PResult<Statement> {

@@ -14,7 +14,7 @@ pub fn default_name(t: &TableDesign) -> String {
     candidate_names(t)
         .into_iter()
         .next()
-        .unwrap_or_else(|| t.entity.clone())
+        .unwrap_or_else(|| fit_name(&t.entity))
 }
 
 /// The names a table may take, best first: a partition that is one parent row
@@ -119,9 +119,11 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
 /// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
 pub const MAX_NAME: usize = 48;
 
-/// A name within 48 characters: `_and_` shortened to `_`, then cut with a
-/// hash of the whole name so that two long names stay distinct.
+/// A name Cassandra accepts: only letters, digits and `_` (from entity names
+/// such as `"Order Items"`), within 48 characters: `_and_` shortened to `_`,
+/// then cut with a hash of the whole name so that two long names stay distinct.
 pub fn fit_name(name: &str) -> String {
+    let name = &crate::safe_names::table_name_chars(name);
     if name.len() <= MAX_NAME {
         return name.to_string();
     }

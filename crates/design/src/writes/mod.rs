@@ -130,7 +130,7 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
             .filter(|a| !e.primary_key.contains(a))
             .collect();
         out.push((
-            format!("insert_{}", e.name),
+            format!("insert_{}", crate::safe_names::annotation_word(&e.name)),
             MutationSpec {
                 kind: MutationKind::Insert,
                 entity: e.name.clone(),
@@ -140,7 +140,7 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
         ));
         if !non_key.is_empty() {
             out.push((
-                format!("update_{}", e.name),
+                format!("update_{}", crate::safe_names::annotation_word(&e.name)),
                 MutationSpec {
                     kind: MutationKind::Update,
                     entity: e.name.clone(),
@@ -151,7 +151,7 @@ fn default_mutations(model: &Model) -> Vec<(String, MutationSpec)> {
             ));
         }
         out.push((
-            format!("delete_{}", e.name),
+            format!("delete_{}", crate::safe_names::annotation_word(&e.name)),
             MutationSpec {
                 kind: MutationKind::Delete,
                 entity: e.name.clone(),

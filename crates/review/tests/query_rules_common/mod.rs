@@ -91,6 +91,12 @@ pub fn review_files(
         let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
         all_suppressions.extend(suppressions(file, &parsed.comments, &spans));
         let (loaded, problems) = load_queries(&schema_model, file, &parsed, keyspace.as_deref(), 1);
+        // A fixture may use an unknown `@path` on purpose (the rules say what
+        // they made of it); the loader's warning about it is expected.
+        let problems: Vec<_> = problems
+            .iter()
+            .filter(|d| !d.message.starts_with("unknown @path"))
+            .collect();
         assert!(problems.is_empty(), "query list problems: {problems:?}");
         query_list = loaded;
     }

@@ -24,10 +24,13 @@ pub(super) fn analyze(cx: &Analyzer<'_>, b: &Batch, span: Span) -> AccessPath {
             }
         }
     }
+    // In first-written order, deduplicated through a set (a batch may touch
+    // a thousand tables in 100,000 statements).
     let mut tables: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for w in &writes {
         let name = w.table.qualified_name();
-        if !tables.contains(&name) {
+        if seen.insert(name.clone()) {
             tables.push(name);
         }
     }
@@ -219,14 +222,16 @@ fn distinct_keys(writes: &[Write<'_>]) -> Option<usize> {
 
 /// Distinct (table, partition key) pairs written; `None` when a key is unknown.
 fn count_partitions(writes: &[Write<'_>]) -> Option<u64> {
-    let mut seen: Vec<(String, &Vec<Term>)> = Vec::new();
+    // Keys compare by their printed terms: a set keeps a 100,000-statement
+    // batch linear.
+    let mut seen: std::collections::HashSet<(String, Vec<String>)> =
+        std::collections::HashSet::new();
     for w in writes {
         let keys = w.keys.as_ref()?;
         let name = w.table.qualified_name();
         for k in keys {
-            if !seen.iter().any(|(t, key)| *t == name && *key == k) {
-                seen.push((name.clone(), k));
-            }
+            let printed: Vec<String> = k.iter().map(ToString::to_string).collect();
+            seen.insert((name.clone(), printed));
         }
     }
     Some(seen.len() as u64)

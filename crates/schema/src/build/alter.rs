@@ -111,12 +111,20 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
     }
     // Views follow their base: renamed key columns, and the new regular columns
     // of a view that selects `*` (`AddColumns.addColumn`).
-    let added: Vec<Column> = altered
-        .columns
-        .iter()
-        .filter(|c| c.kind == ColumnKind::Regular && table.column(&c.name).is_none())
-        .cloned()
-        .collect();
+    // Only when there are views to follow, and through a set: a table with
+    // thousands of columns must not cost a scan per column per ALTER.
+    let added: Vec<Column> = if altered.views.is_empty() {
+        Vec::new()
+    } else {
+        let before: std::collections::HashSet<&str> =
+            table.columns.iter().map(|c| c.name.as_str()).collect();
+        altered
+            .columns
+            .iter()
+            .filter(|c| c.kind == ColumnKind::Regular && !before.contains(c.name.as_str()))
+            .cloned()
+            .collect()
+    };
     if let Some(ks) = schema.keyspaces.get_mut(&ks_name) {
         for view in &altered.views {
             if let Some(v) = ks.tables.get_mut(view) {

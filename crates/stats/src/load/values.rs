@@ -47,8 +47,36 @@ fn number(value: &DeValue<'_>) -> Option<f64> {
     .filter(|v| v.is_finite())
 }
 
-/// A number `>= min` (`min` is 0 or 1 in practice).
+/// The largest value any statistic may take: more rows, bytes, or operations
+/// per second than any cluster holds (an exabyte is 1e18 bytes). Larger finite
+/// numbers (`1e300`) would print as `∞` or as 300 digits in the reports.
+pub const MAX_VALUE: f64 = 1e18;
+
+/// `v`, or an error at `value` when it is above [`MAX_VALUE`].
+fn at_most_max(field: &str, v: f64, value: &Value<'_>, errors: &mut Errors) -> Option<f64> {
+    if v > MAX_VALUE {
+        errors.push(
+            StatsErrorKind::OutOfRange {
+                field: field.to_string(),
+                value: format_number(v),
+                requirement: "at most 1e18 (no cluster holds more)",
+            },
+            value.span(),
+        );
+        return None;
+    }
+    Some(v)
+}
+
+/// A number `>= min` (`min` is 0 or 1 in practice) and at most [`MAX_VALUE`].
 pub fn read_number(field: &str, value: &Value<'_>, min: f64, errors: &mut Errors) -> Option<f64> {
+    let v = read_finite(field, value, min, errors)?;
+    at_most_max(field, v, value, errors)
+}
+
+/// A finite number `>= min`, without the upper cap (durations saturate to
+/// `u64::MAX` seconds instead).
+fn read_finite(field: &str, value: &Value<'_>, min: f64, errors: &mut Errors) -> Option<f64> {
     let Some(v) = number(value.get_ref()) else {
         let found = match value.get_ref() {
             DeValue::Float(_) => "a float that is not finite",
@@ -134,7 +162,7 @@ pub fn read_duration(field: &str, value: &Value<'_>, errors: &mut Errors) -> Opt
             .map_err(|e| bad_value(field, e.0, value, errors))
             .ok();
     }
-    let seconds = read_positive(field, value, errors)?.round();
+    let seconds = read_finite(field, value, 0.0, errors)?.round();
     // Under half a second would round to a duration of zero, which the unit form
     // ("0s") refuses too.
     if seconds < 1.0 {
@@ -155,7 +183,7 @@ pub fn read_duration(field: &str, value: &Value<'_>, errors: &mut Errors) -> Opt
 pub fn read_bytes(field: &str, value: &Value<'_>, errors: &mut Errors) -> Option<f64> {
     if let DeValue::String(s) = value.get_ref() {
         return match units::parse_bytes(s) {
-            Ok(v) if v > 0.0 => Some(v),
+            Ok(v) if v > 0.0 => at_most_max(field, v, value, errors),
             Ok(_) => {
                 bad_value(field, "must be greater than zero".into(), value, errors);
                 None
@@ -174,7 +202,8 @@ pub fn read_rate(field: &str, value: &Value<'_>, errors: &mut Errors) -> Option<
     if let DeValue::String(s) = value.get_ref() {
         return units::parse_rate(s)
             .map_err(|e| bad_value(field, e.0, value, errors))
-            .ok();
+            .ok()
+            .and_then(|v| at_most_max(field, v, value, errors));
     }
     read_positive(field, value, errors)
 }
@@ -208,6 +237,8 @@ pub fn read_bucket(field: &str, value: &Value<'_>, errors: &mut Errors) -> Optio
 pub fn format_number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{v:.0}")
+    } else if v.abs() >= 1e15 {
+        format!("{v:e}")
     } else {
         format!("{v}")
     }

@@ -13,7 +13,18 @@ impl Parser {
         self.nested(Self::term_addition)
     }
 
+    /// Operator chains are parsed in a loop, but each operator nests the tree
+    /// one level deeper (`((1 + 1) + 1) + …`), and everything that walks or
+    /// drops the tree recurses: each operator counts as a nesting level, so a
+    /// chain of 30,000 `+` is an error, not a stack overflow.
     fn term_addition(&mut self) -> PResult<Term> {
+        let base = self.depth;
+        let result = self.term_addition_chain();
+        self.depth = base;
+        result
+    }
+
+    fn term_addition_chain(&mut self) -> PResult<Term> {
         let mut left = self.term_multiplication()?;
         loop {
             let op = match self.peek().kind {
@@ -25,6 +36,7 @@ impl Parser {
             if !self.nth_starts_term(1) {
                 break;
             }
+            self.deeper_by_one_operator()?;
             self.bump();
             let right = self.term_multiplication()?;
             left = binary(op, left, right);
@@ -33,6 +45,13 @@ impl Parser {
     }
 
     fn term_multiplication(&mut self) -> PResult<Term> {
+        let base = self.depth;
+        let result = self.term_multiplication_chain();
+        self.depth = base;
+        result
+    }
+
+    fn term_multiplication_chain(&mut self) -> PResult<Term> {
         let mut left = self.term_group()?;
         loop {
             let op = match self.peek().kind {
@@ -44,6 +63,7 @@ impl Parser {
             if !self.nth_starts_term(1) {
                 break;
             }
+            self.deeper_by_one_operator()?;
             self.bump();
             let right = self.term_group()?;
             left = binary(op, left, right);
@@ -245,6 +265,23 @@ impl Parser {
             kind,
             span: self.span_from(start),
         })
+    }
+}
+
+impl Parser {
+    /// One more operator in a chain: one level deeper, failing at the limit
+    /// (the error points at the operator).
+    fn deeper_by_one_operator(&mut self) -> PResult<()> {
+        if self.depth >= crate::parser::MAX_DEPTH {
+            return Err(crate::error::ParseError::new(
+                crate::error::ParseErrorKind::NestingTooDeep {
+                    limit: crate::parser::MAX_DEPTH,
+                },
+                self.peek().span,
+            ));
+        }
+        self.depth += 1;
+        Ok(())
     }
 }
 

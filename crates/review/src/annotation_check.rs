@@ -1,0 +1,123 @@
+//! Annotations the review would otherwise ignore in silence: a misspelled key
+//! (`@nmae`), a `@path` it does not know (`analytcs`), an `@after` naming no
+//! query. Each is a warning on the annotated statement, with the likely
+//! intended word when one is close.
+
+use cqlmodel_diagnostics::Diagnostic;
+
+use crate::query::Query;
+
+/// The annotation keys of a query list (docs/review.md, docs/design.md).
+pub const QUERY_KEYS: &[&str] = &["name", "rate", "cl", "page", "path", "after", "table"];
+
+/// The values `@path` takes.
+pub const PATHS: &[&str] = &["app", "application", "admin", "analytics", "migration"];
+
+/// Warnings for the annotations of `queries` that mean nothing to the review.
+pub fn check_annotations(queries: &[Query]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let names: std::collections::HashSet<&str> = queries.iter().map(|q| q.name.as_str()).collect();
+    for q in queries {
+        let warn = |message: String| {
+            Diagnostic::warning("annotation", message)
+                .with_file(q.file)
+                .with_primary(q.statement.span.range(), "annotated statement")
+        };
+        for (key, _) in &q.annotations.pairs {
+            // `@word` in prose (`` `-- @name` ``, `@2x`) is not meant as a key.
+            let key_like = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if key_like && !QUERY_KEYS.contains(&key.as_str()) {
+                out.push(warn(format!(
+                    "unknown annotation `@{key}`{}: ignored (known: {})",
+                    suggestion(key, QUERY_KEYS, "@"),
+                    QUERY_KEYS
+                        .iter()
+                        .map(|k| format!("@{k}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        if let Some(path) = q.annotations.get("path") {
+            let lower = path.to_ascii_lowercase();
+            if !lower.is_empty() && !PATHS.contains(&lower.as_str()) {
+                out.push(warn(format!(
+                    "unknown @path `{path}`{}: the query is reviewed as an application path (expected one of {})",
+                    suggestion(&lower, PATHS, ""),
+                    PATHS.join(", ")
+                )));
+            }
+        }
+        if let Some(after) = q.annotations.get("after")
+            && !names.contains(after)
+        {
+            let known: Vec<&str> = queries.iter().map(|o| o.name.as_str()).collect();
+            out.push(warn(format!(
+                "@after names `{after}`, but no query has that name{}: ignored",
+                suggestion(after, &known, "")
+            )));
+        }
+    }
+    out
+}
+
+/// ` (did you mean `X`?)` for the closest of `known` within two edits.
+fn suggestion(word: &str, known: &[&str], prefix: &str) -> String {
+    known
+        .iter()
+        .map(|k| (edit_distance(word, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| format!(" (did you mean `{prefix}{k}`?)"))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance over characters, with adjacent swaps counted once
+/// (`nmae` is one edit from `name`).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    // Long words are never typos of the short keys: skip the quadratic table.
+    if a.len().abs_diff(b.len()) > 2 || a.len() > 64 || b.len() > 64 {
+        return usize::MAX;
+    }
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    let at = |i: usize, j: usize| i * width + j;
+    for i in 0..=a.len() {
+        d[at(i, 0)] = i;
+    }
+    for j in 0..=b.len() {
+        d[at(0, j)] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[at(i - 1, j)] + 1)
+                .min(d[at(i, j - 1)] + 1)
+                .min(d[at(i - 1, j - 1)] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[at(i - 2, j - 2)] + 1);
+            }
+            d[at(i, j)] = best;
+        }
+    }
+    d[at(a.len(), b.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_words_are_suggested() {
+        assert_eq!(edit_distance("nmae", "name"), 1);
+        assert_eq!(edit_distance("analytcs", "analytics"), 1);
+        assert_eq!(
+            suggestion("nmae", QUERY_KEYS, "@"),
+            " (did you mean `@name`?)"
+        );
+        assert_eq!(suggestion("zzzzzz", QUERY_KEYS, "@"), "");
+    }
+}
