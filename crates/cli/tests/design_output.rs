@@ -231,8 +231,17 @@ fn names_from_the_input_stay_inside_the_output_and_read_back_as_cql() {
         !report.contains("line\nbreak"),
         "a name cannot break a report line"
     );
-    for row in report.lines().filter(|l| l.starts_with('|')) {
-        let cells = row.replace("\\|", "").matches('|').count();
-        assert_eq!(cells, 6, "a name cannot add a table cell: {row}");
+    // Every row of a Markdown table has its header's cells: a name cannot add one.
+    let mut header_cells = None;
+    for line in report.lines() {
+        if !line.starts_with('|') {
+            header_cells = None;
+            continue;
+        }
+        let cells = line.replace("\\|", "").matches('|').count();
+        match header_cells {
+            None => header_cells = Some(cells),
+            Some(n) => assert_eq!(cells, n, "a name cannot add a table cell: {line}"),
+        }
     }
 }

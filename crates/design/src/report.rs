@@ -259,7 +259,7 @@ pub fn report_md(d: &Design) -> String {
                 e.line,
                 e.column,
                 e.kind.code(),
-                e.message
+                md_line(&e.message)
             ));
         }
     }
@@ -279,14 +279,14 @@ fn placements_md(d: &Design, s: &mut String) {
         for c in &e.columns {
             s.push_str(&format!(
                 "| {} | {} | {} |\n",
-                e.entity,
-                c.column,
+                md_text(&e.entity),
+                md_text(&c.column),
                 if c.stored_in.is_empty() {
                     "**nowhere** (no statement writes it)".to_string()
                 } else {
                     c.stored_in
                         .iter()
-                        .map(|x| format!("`{x}`"))
+                        .map(|x| md_code(x))
                         .collect::<Vec<_>>()
                         .join(", ")
                 }

@@ -84,7 +84,15 @@ pub fn unique_file_stems(names: &[&str], reserved: &[&str]) -> Vec<String> {
 /// `\u{..}`, and the characters that would start markup or end a cell escaped.
 pub fn md_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        // An underscore between two letters or digits never starts emphasis
+        // (CommonMark), so `user_by_id` stays readable in the raw Markdown.
+        let inside_word = |at: Option<&char>| at.is_some_and(|x| x.is_alphanumeric());
+        if c == '_' && i > 0 && inside_word(chars.get(i - 1)) && inside_word(chars.get(i + 1)) {
+            out.push(c);
+            continue;
+        }
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' => {
                 out.push('\\');

@@ -157,10 +157,15 @@ fn query_section(header: &str, q: &QueryStats) -> String {
 }
 
 /// `rows_per_day` when the rate is a whole number of rows a day that reads back as
-/// exactly this rate per second (the loader divides by 86,400), else `rows_per_second`.
+/// exactly this rate per second (the loader divides by 86,400) and stays within
+/// the loader's cap on a value (1e18), else `rows_per_second`.
 fn growth(rows_per_second: f64) -> (&'static str, Option<String>) {
+    const LOADER_CAP: f64 = 1e18;
     let per_day = (rows_per_second * DAY as f64).round();
-    if rows_per_second.fract() != 0.0 && per_day >= 1.0 && per_day / DAY as f64 == rows_per_second {
+    if rows_per_second.fract() != 0.0
+        && (1.0..=LOADER_CAP).contains(&per_day)
+        && per_day / DAY as f64 == rows_per_second
+    {
         ("rows_per_day", number(per_day))
     } else {
         ("rows_per_second", at_least(rows_per_second, 0.0))
@@ -353,6 +358,8 @@ mod tests {
             growth(500_000.0 / 86_400.0),
             ("rows_per_day", Some("500_000".into()))
         );
+        // A daily figure past the loader's 1e18 cap would not load back.
+        assert_eq!(growth(2_810_824_182_224_580.5).0, "rows_per_second");
     }
 
     #[test]

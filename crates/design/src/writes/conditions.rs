@@ -87,9 +87,7 @@ pub(super) fn apply(
     let mut found = false;
     for st in statements.iter_mut() {
         if st.table == record.name && st.step == Step::Plain && !st.counter {
-            if !st.cql.ends_with(&clause) {
-                st.cql = format!("{} {clause}", st.cql);
-            }
+            conditional_cql(st, &clause);
             st.lwt = true;
             st.step = step;
             found = true;
@@ -129,6 +127,28 @@ pub(super) fn apply(
         });
     }
     None
+}
+
+/// Makes `st` conditional. Cassandra refuses a custom timestamp on a conditional
+/// write ("Cannot provide custom timestamp for conditional updates": Paxos
+/// orders them), so a key move's `USING TIMESTAMP ?` goes; an INSERT takes no
+/// condition but `IF NOT EXISTS` (the moved row must not exist yet), and the
+/// path's condition stays on its DELETE or UPDATE.
+fn conditional_cql(st: &mut WriteStatement, clause: &str) {
+    let cql = st
+        .cql
+        .replace(" USING TIMESTAMP ? ", " ")
+        .replace(" USING TIMESTAMP ?", "");
+    let clause = if cql.starts_with("INSERT ") {
+        "IF NOT EXISTS"
+    } else {
+        clause
+    };
+    st.cql = if cql.ends_with(clause) {
+        cql
+    } else {
+        format!("{cql} {clause}")
+    };
 }
 
 /// A path that claims UNIQUE values writes nothing else until every claim

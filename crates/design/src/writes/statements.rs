@@ -231,8 +231,12 @@ fn plan_statements(
                     .columns
                     .iter()
                     .filter(|c| {
+                        // The row's own static columns (attributes a one-row
+                        // partition holds once) are written like its regular
+                        // ones: leaving them out would store them nowhere.
+                        let own_static = c.role == Role::Static && holds_entity(t, c, &m.entity);
                         is_key(c)
-                            || (c.role == Role::Regular
+                            || ((c.role == Role::Regular || own_static)
                                 && (m.kind != MutationKind::Insert
                                     || !holds_entity(t, c, &m.entity)
                                     || holds_any(t, c, &m.entity, &m.columns)
