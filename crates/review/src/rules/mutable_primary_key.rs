@@ -265,6 +265,15 @@ fn fix_with_owner(table: &Table, attribute: &Column, owner: &Table) -> (String, 
             rekeyed.clustering.insert(at + i, (n.clone(), order));
         }
     }
+    // The owner's key may already sit in the clustering (`PRIMARY KEY (status,
+    // order_id)`): with the attribute gone the partition key would be empty,
+    // which no CQL accepts. The owner's key then becomes the partition key.
+    if rekeyed.partition_key.is_empty() {
+        for n in &key_names {
+            rekeyed.clustering.retain(|(c, _)| c != n);
+            rekeyed.partition_key.push(n.clone());
+        }
+    }
     rekeyed.header = Some(format!(
         "keyed by `{}` of `{}`, which never changes; `{a}` stays a regular copy",
         key_names.join(", "),
