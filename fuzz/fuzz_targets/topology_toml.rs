@@ -1,17 +1,11 @@
-//! `cargo +nightly fuzz run topology_toml`: a topology file either fails with an
-//! error or validates into a ring small enough to build.
+//! `cargo +nightly fuzz run topology_toml`: the `topology_toml` check of cqlmodel-fuzzcheck,
+//! coverage-guided (CI runs the same check from a stable mutation loop).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let Ok(topology) = cqlmodel_ring::parse_topology(text) else {
-        return;
-    };
-    if topology.validate().is_ok() {
-        let _ = cqlmodel_ring::Ring::build(&topology);
+    if let Some(target) = cqlmodel_fuzzcheck::target("topology_toml") {
+        (target.check)(data);
     }
 });
