@@ -92,6 +92,9 @@ pub fn run_with(
             d.warnings.len(),
             out.display()
         );
+        s.push_str(&cqlmodel_design::verdict::verdict_text(
+            &cqlmodel_design::verdict::verdict(&d),
+        ));
         for q in &d.queries {
             match (&q.table, &q.off_path) {
                 (Some(t), _) => s.push_str(&format!(
