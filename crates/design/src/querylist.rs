@@ -105,7 +105,11 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
                 continue;
             }
         };
-        let q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        let mut q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        // A statement of a transaction runs as often as the transaction.
+        if let Some(t) = open.as_ref().filter(|_| q.rate.is_none()) {
+            q.rate = t.rate;
+        }
         if list.specs.iter().any(|o| o.name == q.name) {
             return Err(annotation_error(
                 at,

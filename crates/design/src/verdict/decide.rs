@@ -194,14 +194,19 @@ fn entity_verdict(e: &EntityEvidence, basis: Basis) -> EntityVerdict {
     }
     if e.writes.total > 0.0 {
         let changes = e.writes.updates + e.writes.deletes;
-        lines.push(Line::against(
-            "updates",
+        let text = if changes == 0.0 {
+            "no update or delete among its writes: append only".to_string()
+        } else {
             format!(
                 "{} of its writes update or delete ({} updates, {} deletes): each update leaves older cells for compaction to merge",
                 pct(e.writes.share(changes)),
                 weight(basis, e.writes.updates),
                 weight(basis, e.writes.deletes),
-            ),
+            )
+        };
+        lines.push(Line::against(
+            "updates",
+            text,
             th::UPDATE_DELETE_SHARE,
             e.writes.share(changes) > th::UPDATE_DELETE_SHARE.value,
         ));
@@ -371,20 +376,32 @@ fn summary(
     }
 }
 
-/// The crossed deciding thresholds, by name: `multi-row-transaction (transfer)`.
+/// The crossed deciding thresholds with the entities that crossed them:
+/// `multi-row-transaction: `accounts`, `entries``.
 fn deciding_reasons(entities: &[EntityVerdict]) -> String {
-    let mut out: Vec<String> = Vec::new();
+    let mut by_threshold: Vec<(&str, Vec<String>)> = Vec::new();
     for e in entities.iter().filter(|e| e.fit == Fit::StayRelational) {
-        for l in e.lines.iter().filter(|l| l.crossed) {
-            let Some(name) = l.threshold else { continue };
-            let deciding = th::ALL.iter().any(|t| t.name == name && t.decides);
-            let text = format!("{name} crossed by `{}`", e.entity);
-            if deciding && !out.contains(&text) {
-                out.push(text);
+        for name in e
+            .lines
+            .iter()
+            .filter(|l| l.crossed)
+            .filter_map(|l| l.threshold)
+        {
+            if !th::ALL.iter().any(|t| t.name == name && t.decides) {
+                continue;
+            }
+            match by_threshold.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, list)) if !list.contains(&e.entity) => list.push(e.entity.clone()),
+                Some(_) => {}
+                None => by_threshold.push((name, vec![e.entity.clone()])),
             }
         }
     }
-    out.join(", ")
+    by_threshold
+        .iter()
+        .map(|(name, list)| format!("{name} crossed by {}", names(list)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn workload_lines(ev: &Evidence) -> Vec<Line> {
@@ -401,7 +418,7 @@ fn workload_lines(ev: &Evidence) -> Vec<Line> {
         lines.push(Line::against(
             "reads",
             format!(
-                "{} of reads: {} from one partition, {} from 2–{FEW_PARTITIONS}, {} from more{}",
+                "{} in all: {} from one partition, {} from 2–{FEW_PARTITIONS}, {} from more{}",
                 weight(b, r.total),
                 pct(r.share(r.one_partition)),
                 pct(r.share(r.few_partitions)),
@@ -443,6 +460,9 @@ fn rows_text(n: f64) -> String {
 fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
     let b = ev.basis;
     let w = &ev.writes;
+    for t in &ev.transactions {
+        lines.push(transaction_line(t, b));
+    }
     if w.total == 0.0 {
         return;
     }
@@ -469,9 +489,6 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
         th::WRITE_AMPLIFICATION,
         w.rows_per_write() > th::WRITE_AMPLIFICATION.value,
     ));
-    for t in &ev.transactions {
-        lines.push(transaction_line(t, b));
-    }
     if ev.reads.total > 0.0 {
         let (more, less, ratio) = if w.total >= ev.reads.total {
             ("writes", "read", w.total / ev.reads.total)

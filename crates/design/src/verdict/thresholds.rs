@@ -25,7 +25,7 @@ pub const GROWTH_HORIZON_SECONDS: u64 = 365 * 86_400;
 pub const OFF_PATH_STAY: Threshold = Threshold {
     name: "off-path-share",
     value: 0.5,
-    shown: "50% of the entity's reads",
+    shown: "above 50% of the entity's reads",
     decides: true,
 };
 
