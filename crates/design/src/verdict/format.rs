@@ -10,7 +10,7 @@ pub fn pct(share: f64) -> String {
     if p > 0.0 && p < 0.1 {
         return "<0.1%".into();
     }
-    if p < 100.0 && p >= 99.95 {
+    if (99.95..100.0).contains(&p) {
         return ">99.9%".into();
     }
     format!("{}%", trim_float((p * 10.0).round() / 10.0))
