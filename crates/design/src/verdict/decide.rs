@@ -198,7 +198,7 @@ fn entity_verdict(e: &EntityEvidence, basis: Basis) -> EntityVerdict {
             "no update or delete among its writes: append only".to_string()
         } else {
             format!(
-                "{} of its writes update or delete ({} updates, {} deletes): each update leaves older cells for compaction to merge",
+                "{} of its writes update or delete (updates {}, deletes {}): each update leaves older cells for compaction to merge",
                 pct(e.writes.share(changes)),
                 weight(basis, e.writes.updates),
                 weight(basis, e.writes.deletes),

@@ -92,6 +92,7 @@ pub fn verdict_text(v: &Verdict) -> String {
     for e in v
         .entities
         .iter()
+        .filter(|_| v.fit != Fit::Undecided)
         .filter(|e| e.fit != Fit::Fits || e.lines.iter().any(|l| l.crossed))
     {
         s.push_str(&format!("  entity {}: {}\n", e.entity, e.fit.words()));
