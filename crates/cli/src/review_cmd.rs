@@ -112,7 +112,10 @@ pub fn run(args: &ReviewArgs) -> Output {
         has_queries: args.queries.is_some(),
         stats: stats.as_ref(),
     };
+    let progress =
+        crate::progress::Progress::spinner(format!("reviewing {} statements", queries.len()));
     let findings = review(&input, &config);
+    drop(progress);
 
     let has_input_error = input_problems.iter().any(|d| d.severity == Severity::Error);
     let code = if has_input_error {
