@@ -2,6 +2,8 @@
 //! read is off path, how the write rate splits by kind, Paxos load, rows per
 //! logical write, transactions, volume. For the workload and per entity.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use super::input::{EntityVolume, OffReason, Read, Served, Transaction, VerdictInput, Write};
@@ -178,6 +180,15 @@ pub fn gather(input: &VerdictInput) -> Evidence {
     for w in &input.writes {
         writes.add(w, weight(w.rate));
     }
+    // Each entity's statements, grouped once (a design of thousands of
+    // entities stays linear).
+    let mut by_entity: HashMap<&str, (Vec<&Read>, Vec<&Write>)> = HashMap::new();
+    for r in &input.reads {
+        by_entity.entry(r.entity.as_str()).or_default().0.push(r);
+    }
+    for w in &input.writes {
+        by_entity.entry(w.entity.as_str()).or_default().1.push(w);
+    }
     let transactions: Vec<Transaction> = input
         .transactions
         .iter()
@@ -187,7 +198,7 @@ pub fn gather(input: &VerdictInput) -> Evidence {
     let entities = input
         .volumes
         .iter()
-        .filter_map(|v| entity_evidence(input, v, &transactions, basis, &weight))
+        .filter_map(|v| entity_evidence(&by_entity, v, &transactions, basis, &weight))
         .collect();
     let sized: Vec<&EntityVolume> = input.volumes.iter().filter(|v| v.rows.is_some()).collect();
     Evidence {
@@ -204,19 +215,22 @@ pub fn gather(input: &VerdictInput) -> Evidence {
 
 /// `None` for an entity the query list neither reads nor writes.
 fn entity_evidence(
-    input: &VerdictInput,
+    by_entity: &HashMap<&str, (Vec<&Read>, Vec<&Write>)>,
     volume: &EntityVolume,
     transactions: &[Transaction],
     basis: Basis,
     weight: &dyn Fn(Option<f64>) -> f64,
 ) -> Option<EntityEvidence> {
     let entity = &volume.entity;
+    let (own_reads, own_writes) = by_entity
+        .get(entity.as_str())
+        .map_or((&[][..], &[][..]), |(r, w)| (r.as_slice(), w.as_slice()));
     let mut reads = ReadMix::default();
-    for r in input.reads.iter().filter(|r| &r.entity == entity) {
+    for r in own_reads {
         reads.add(r, weight(r.rate));
     }
     let mut writes = WriteMix::default();
-    for w in input.writes.iter().filter(|w| &w.entity == entity) {
+    for w in own_writes {
         writes.add(w, weight(w.rate));
     }
     let transactions: Vec<Transaction> = transactions

@@ -2,6 +2,8 @@
 //! each write, each transaction and each entity's volume, reduced to the facts
 //! the fit verdict weighs. Built from a [`Design`]; tests may build it by hand.
 
+use std::collections::HashMap;
+
 use cqlmodel_stats::{Retention, Stats, Volume};
 use serde::Serialize;
 
@@ -119,17 +121,29 @@ pub struct VerdictInput {
 
 impl VerdictInput {
     pub fn from_design(d: &Design) -> Self {
-        let spec = |name: &str| d.specs.iter().find(|s| s.name == name);
+        // By name: a design of thousands of tables and statements stays linear.
+        let specs: HashMap<&str, &QuerySpec> =
+            d.specs.iter().map(|s| (s.name.as_str(), s)).collect();
+        let spec = |name: &str| specs.get(name).copied();
+        let tables: HashMap<&str, &str> = d
+            .tables
+            .iter()
+            .map(|t| (t.name.as_str(), t.entity.as_str()))
+            .collect();
         let volumes: Vec<EntityVolume> = d
             .model
             .entities
             .iter()
             .map(|e| volume_of(&e.name, d.entity_stats.as_ref()))
             .collect();
+        let rows: HashMap<&str, Option<f64>> = volumes
+            .iter()
+            .map(|v| (v.entity.as_str(), v.rows))
+            .collect();
         let reads = d
             .queries
             .iter()
-            .map(|q| read_of(q, d, spec(&q.name), &volumes))
+            .map(|q| read_of(q, &tables, spec(&q.name), &rows))
             .collect();
         let writes = d
             .write_paths
@@ -139,7 +153,7 @@ impl VerdictInput {
         let transactions = d
             .transactions
             .iter()
-            .map(|t| transaction_of(t, &d.specs))
+            .map(|t| transaction_of(t, &specs))
             .collect();
         VerdictInput {
             reads,
@@ -150,24 +164,26 @@ impl VerdictInput {
     }
 }
 
-fn read_of(q: &QueryPlan, d: &Design, spec: Option<&QuerySpec>, volumes: &[EntityVolume]) -> Read {
+fn read_of(
+    q: &QueryPlan,
+    tables: &HashMap<&str, &str>,
+    spec: Option<&QuerySpec>,
+    rows: &HashMap<&str, Option<f64>>,
+) -> Read {
     let select = spec.and_then(|s| match &s.body {
         Body::Select(sel) => Some(sel),
         Body::Mutation(_) => None,
     });
     let table_entity = q
         .table
-        .as_ref()
-        .and_then(|t| d.tables.iter().find(|x| &x.name == t))
-        .map(|t| t.entity.clone());
+        .as_deref()
+        .and_then(|t| tables.get(t))
+        .map(|e| e.to_string());
     let entity = table_entity
         .or_else(|| select.and_then(|s| s.entities.first().cloned()))
         .unwrap_or_default();
     let served = if q.off_path.is_some() {
-        let rows = volumes
-            .iter()
-            .find(|v| v.entity == entity)
-            .and_then(|v| v.rows);
+        let rows = rows.get(entity.as_str()).copied().flatten();
         Served::Off(match select.map_or(OffReason::Declared, off_reason) {
             OffReason::FullScan if rows.is_some_and(|r| r <= CACHEABLE_ROWS.value) => {
                 OffReason::SmallTableScan
@@ -238,16 +254,15 @@ fn write_of(w: &WritePath, spec: Option<&QuerySpec>) -> Write {
     }
 }
 
-fn transaction_of(t: &crate::querylist::Transaction, specs: &[QuerySpec]) -> Transaction {
+fn transaction_of(
+    t: &crate::querylist::Transaction,
+    specs: &HashMap<&str, &QuerySpec>,
+) -> Transaction {
     let mut entities: Vec<String> = Vec::new();
     let mut rows_written = 0;
     let mut needs_isolation = false;
     let mut rate = t.rate;
-    for spec in t
-        .members
-        .iter()
-        .filter_map(|n| specs.iter().find(|s| &s.name == n))
-    {
+    for spec in t.members.iter().filter_map(|n| specs.get(n.as_str())) {
         match &spec.body {
             Body::Select(_) => needs_isolation = true,
             Body::Mutation(m) => {
