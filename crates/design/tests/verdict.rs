@@ -313,3 +313,46 @@ fn docs_state_every_threshold_with_its_value() {
         );
     }
 }
+
+#[test]
+fn start_transaction_groups_statements_and_an_unclosed_one_still_counts() {
+    let model = "CREATE TABLE public.stock (sku text PRIMARY KEY, available integer NOT NULL);
+                 CREATE TABLE public.moves (move_id uuid PRIMARY KEY, sku text NOT NULL, qty integer NOT NULL);";
+    let queries = "-- @name stock_of @rate 100/s
+                   SELECT available FROM public.stock WHERE sku = $1;
+                   -- @name reserve @rate 40/s
+                   START TRANSACTION ISOLATION LEVEL SERIALIZABLE;
+                   UPDATE public.stock SET available = available - $1 WHERE sku = $2 AND available >= $1;
+                   INSERT INTO public.moves (move_id, sku, qty) VALUES ($1, $2, $3);
+                   ROLLBACK;
+                   BEGIN;
+                   INSERT INTO public.moves (move_id, sku, qty) VALUES ($1, $2, $3);";
+    let d = design(&DesignInput {
+        keyspace: "wh",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let groups: Vec<(String, Option<f64>, usize)> = d
+        .transactions
+        .iter()
+        .map(|t| (t.name.clone(), t.rate, t.members.len()))
+        .collect();
+    assert_eq!(
+        groups,
+        vec![
+            ("reserve".to_string(), Some(40.0), 2),
+            ("T2".to_string(), None, 1)
+        ]
+    );
+    let v = verdict(&d);
+    // The reservation checks stock and books a move: both stay relational.
+    assert_eq!(
+        v.relational,
+        vec!["stock".to_string(), "moves".into()],
+        "{}",
+        v.summary
+    );
+}
