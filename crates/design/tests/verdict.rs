@@ -166,6 +166,14 @@ fn ledger_stays_relational_and_the_audit_trail_moves() {
     // The reports of the ledger stay with it in PostgreSQL: no companion.
     assert!(v.companions.is_empty(), "{:?}", v.companions);
     assert!(v.summary.starts_with("stay relational for `accounts`, `entries` (multi-row-transaction crossed by `accounts`, `entries`)"), "{}", v.summary);
+    // design.json carries it as a versioned object.
+    let json = cqlmodel_design::json(&d);
+    assert_eq!(json["verdict"]["version"], 1);
+    assert_eq!(json["verdict"]["fit"], "stay_relational_in_part");
+    assert_eq!(
+        json["verdict"]["relational"],
+        serde_json::json!(["accounts", "entries"])
+    );
     insta::assert_snapshot!("verdict_ledger", verdict_md(&v));
 }
 
