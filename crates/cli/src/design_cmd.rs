@@ -66,6 +66,8 @@ pub fn run_with(
         queries_sql: text(files.queries),
         stats_toml: text(files.stats),
     };
+    // Large models take a while: a spinner on a terminal's stderr.
+    let progress = crate::progress::Progress::spinner(format!("designing {}", model.display()));
     let d = match design(&input) {
         Ok(d) => d,
         Err(e) => {
@@ -76,6 +78,7 @@ pub fn run_with(
     let mut inputs: Vec<&Path> = vec![model];
     inputs.extend(queries);
     inputs.extend(stats);
+    progress.set_message(format!("writing {}", out.display()));
     if let Err(e) = write_design(&d, out, &inputs, options) {
         return plain_error("output", &e.to_string(), json_output);
     }
@@ -92,6 +95,9 @@ pub fn run_with(
             d.warnings.len(),
             out.display()
         );
+        s.push_str(&cqlmodel_design::verdict::verdict_text(
+            &cqlmodel_design::verdict::verdict(&d),
+        ));
         for q in &d.queries {
             match (&q.table, &q.off_path) {
                 (Some(t), _) => s.push_str(&format!(

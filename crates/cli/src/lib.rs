@@ -8,6 +8,7 @@ pub mod explain;
 pub mod input;
 pub mod migrate_cmd;
 pub mod output;
+pub mod progress;
 pub mod review_cmd;
 pub mod ring_cmd;
 pub mod rules_json;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use cqlmodel_diagnostics::{
     Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
 };
+use cqlmodel_review::summary::summarize;
 use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, review, rule_page};
 use serde_json::Value;
 
@@ -111,7 +112,10 @@ pub fn run(args: &ReviewArgs) -> Output {
         has_queries: args.queries.is_some(),
         stats: stats.as_ref(),
     };
+    let progress =
+        crate::progress::Progress::spinner(format!("reviewing {} statements", queries.len()));
     let findings = review(&input, &config);
+    drop(progress);
 
     let has_input_error = input_problems.iter().any(|d| d.severity == Severity::Error);
     let code = if has_input_error {
@@ -121,15 +125,45 @@ pub fn run(args: &ReviewArgs) -> Output {
     } else {
         0
     };
+    // The workload's shape, when a query list was given (docs/verdict.md).
+    let summary = args
+        .queries
+        .as_ref()
+        .and_then(|_| summarize(&queries, &config.thresholds));
+    let few = config.thresholds.scatter_gather_partitions;
     let (stdout, stderr) = match args.format {
-        ReviewFormat::Text => (
-            render_text(&findings, &input_problems, &sources, args.color),
-            render_human(&input_problems, &sources, args.color),
-        ),
+        ReviewFormat::Text => {
+            let mut text = String::new();
+            if let Some(s) = &summary {
+                text.push_str("query list:\n");
+                for line in s.lines(few) {
+                    text.push_str(&format!("  {line}\n"));
+                }
+                text.push('\n');
+            }
+            text.push_str(&render_text(
+                &findings,
+                &input_problems,
+                &sources,
+                args.color,
+            ));
+            (text, render_human(&input_problems, &sources, args.color))
+        }
         ReviewFormat::Json => {
             let mut value = findings_json(&findings, &sources);
-            if !input_problems.is_empty() {
-                value = serde_json::json!({ "findings": value, "errors": render_json(&input_problems, &sources) });
+            // With a query list (or input errors) the findings sit in an
+            // object beside the summary (and the errors).
+            if summary.is_some() || !input_problems.is_empty() {
+                let mut object = serde_json::json!({ "findings": value });
+                if let Some(s) = &summary {
+                    let mut sv = serde_json::to_value(s).unwrap_or(Value::Null);
+                    sv["lines"] = serde_json::json!(s.lines(few));
+                    object["summary"] = sv;
+                }
+                if !input_problems.is_empty() {
+                    object["errors"] = render_json(&input_problems, &sources);
+                }
+                value = object;
             }
             (pretty(&value), String::new())
         }

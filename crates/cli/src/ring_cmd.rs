@@ -287,7 +287,9 @@ fn table_samples(
     let n = args.keys.max(1);
     let data_scale = sampler.total_rows() / n as f64;
     let request_scale = sampler.total_requests() / n as f64;
+    let progress = crate::progress::Progress::counted(n as u64, "sampling partition keys");
     let samples = (0..n).map(|_| {
+        progress.inc(1);
         let (token, data, requests) = sampler.next_key();
         (token, data * data_scale, requests * request_scale)
     });

@@ -38,6 +38,7 @@ pub mod schema_out;
 pub mod select;
 pub mod split;
 pub mod sql_limits;
+pub mod verdict;
 pub mod views;
 pub mod writes;
 

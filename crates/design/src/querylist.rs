@@ -63,8 +63,39 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
     }
     let annotations = annotations_for(&comments, &spans);
     let mut list = QueryList::default();
+    let mut open: Option<Transaction> = None;
     for (i, (chunk, ann)) in chunks.iter().zip(annotations).enumerate() {
         let at = (chunk.line, chunk.column);
+        // `BEGIN … COMMIT`: the statements between run as one transaction in
+        // PostgreSQL; the fit verdict weighs what that asks of Cassandra.
+        match transaction_boundary(chunk) {
+            Some(Boundary::Begin) => {
+                let rate = ann
+                    .get("rate")
+                    .map(parse_rate)
+                    .transpose()
+                    .map_err(|e| annotation_error(at, e))?;
+                let name = ann.name().map_or_else(
+                    || format!("T{}", list.transactions.len() + 1),
+                    str::to_string,
+                );
+                if let Some(t) = open.take() {
+                    list.transactions.push(t);
+                }
+                open = Some(Transaction {
+                    name,
+                    line: at.0,
+                    rate,
+                    members: Vec::new(),
+                });
+                continue;
+            }
+            Some(Boundary::End) => {
+                list.transactions.extend(open.take());
+                continue;
+            }
+            None => {}
+        }
         // A statement the designer cannot translate costs only itself: its
         // error is reported and the rest of the list is designed.
         let body = match translate(model, chunk, at) {
@@ -74,16 +105,52 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
                 continue;
             }
         };
-        let q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        let mut q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        // A statement of a transaction runs as often as the transaction.
+        if let Some(t) = open.as_ref().filter(|_| q.rate.is_none()) {
+            q.rate = t.rate;
+        }
         if list.specs.iter().any(|o| o.name == q.name) {
             return Err(annotation_error(
                 at,
                 format!("two queries are named `{}`", q.name),
             ));
         }
+        if let Some(t) = open.as_mut() {
+            t.members.push(q.name.clone());
+        }
         list.specs.push(q);
     }
+    // A transaction left open at the end of the list still groups its statements.
+    list.transactions.extend(open);
     Ok(list)
+}
+
+enum Boundary {
+    Begin,
+    End,
+}
+
+/// `BEGIN`, `START TRANSACTION` open a transaction; `COMMIT`, `END`,
+/// `ROLLBACK` close it.
+fn transaction_boundary(chunk: &Chunk) -> Option<Boundary> {
+    match (chunk.keyword(0).as_str(), chunk.keyword(1).as_str()) {
+        ("BEGIN", _) | ("START", "TRANSACTION") => Some(Boundary::Begin),
+        ("COMMIT" | "END" | "ROLLBACK", _) => Some(Boundary::End),
+        _ => None,
+    }
+}
+
+/// Statements of the query list run together between `BEGIN` and `COMMIT`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transaction {
+    /// The `@name` before `BEGIN`, else `T<n>`.
+    pub name: String,
+    pub line: usize,
+    /// The `@rate` before `BEGIN`: transactions per second.
+    pub rate: Option<f64>,
+    /// The names of its statements, in order.
+    pub members: Vec<String>,
 }
 
 /// The statements the designer understood, and an error for each it could not
@@ -92,6 +159,8 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
 pub struct QueryList {
     pub specs: Vec<QuerySpec>,
     pub errors: Vec<DesignError>,
+    /// `BEGIN … COMMIT` groups of `specs`.
+    pub transactions: Vec<Transaction>,
 }
 
 fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {

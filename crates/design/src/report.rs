@@ -76,6 +76,7 @@ pub fn json(d: &Design) -> Value {
         .collect();
     json!({
         "keyspace": d.keyspace,
+        "verdict": crate::verdict::verdict_json(&crate::verdict::verdict(d)),
         "tables": tables,
         "queries": queries,
         "write_paths": d.write_paths,
@@ -110,7 +111,8 @@ pub fn report_md(d: &Design) -> String {
         "# Cassandra design for keyspace {}\n\n",
         md_code(&d.keyspace)
     );
-    s.push_str("Query-driven modeling in four steps: (1) the queries, (2) a primary key per query, (3) tables with the same key structure merged, (4) a consistency story for every derived table.\n\n");
+    s.push_str(&crate::verdict::verdict_md(&crate::verdict::verdict(d)));
+    s.push_str("## Method\n\nQuery-driven modeling in four steps: (1) the queries, (2) a primary key per query, (3) tables with the same key structure merged, (4) a consistency story for every derived table.\n\n");
     s.push_str("![query → table flow](diagrams/flow.svg)\n\n## Queries\n\n| query | table | partitions | rows read | rate |\n|---|---|---|---|---|\n");
     for q in &d.queries {
         s.push_str(&format!(

@@ -14,6 +14,7 @@ pub mod finding;
 pub mod query;
 pub mod rule;
 pub mod rules;
+pub mod summary;
 pub mod suppress;
 pub mod table_hints;
 

@@ -54,6 +54,12 @@ pub struct Design {
     /// The statistics carried over to the designed tables (for `review --stats`).
     #[serde(skip)]
     pub table_stats: Stats,
+    /// The statistics of the relational entities, as given (for the fit verdict).
+    #[serde(skip)]
+    pub entity_stats: Option<Stats>,
+    /// The query list's `BEGIN … COMMIT` groups.
+    #[serde(skip)]
+    pub transactions: Vec<crate::querylist::Transaction>,
 }
 
 impl Design {
@@ -143,6 +149,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let QueryList {
         specs,
         errors: query_errors,
+        transactions,
     } = match input.queries_sql {
         Some(text) => parse_queries(&model, text)?,
         None => QueryList::default(),
@@ -278,6 +285,8 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         model,
         specs,
         table_stats,
+        entity_stats,
+        transactions,
     })
 }
 
