@@ -126,13 +126,10 @@ pub fn run(args: &ReviewArgs) -> Output {
             render_text(&findings, &input_problems, &sources, args.color),
             render_human(&input_problems, &sources, args.color),
         ),
-        ReviewFormat::Json => {
-            let mut value = findings_json(&findings, &sources);
-            if !input_problems.is_empty() {
-                value = serde_json::json!({ "findings": value, "errors": render_json(&input_problems, &sources) });
-            }
-            (pretty(&value), String::new())
-        }
+        ReviewFormat::Json => (
+            pretty(&review_document(&input_problems, &findings, &sources, code)),
+            String::new(),
+        ),
         ReviewFormat::Sarif => {
             let mut all = input_problems.clone();
             all.extend(findings.iter().cloned());
@@ -173,7 +170,7 @@ fn input_error(diags: &[Diagnostic], sources: &SourceMap, args: &ReviewArgs) -> 
             code: 2,
         },
         _ => Output {
-            stdout: pretty(&serde_json::json!({ "errors": render_json(diags, sources) })),
+            stdout: pretty(&review_document(diags, &[], sources, 2)),
             stderr: String::new(),
             code: 2,
         },
@@ -237,9 +234,46 @@ fn render_text(
     out
 }
 
-/// The JSON array: `rule`, `code`, `severity`, `file`, `line`, `column`, `table`,
-/// `query`, `message`, `fix` (text or null), `help`, `notes`.
-fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
+/// The version of the `--format json` document; raise it when a field changes
+/// meaning or goes away (adding a field keeps it).
+const JSON_VERSION: u32 = 1;
+
+/// The one `--format json` document, whatever happened (docs/review.md):
+/// the input's own diagnostics and the findings, both as the same items, the
+/// counts and the exit code. An input error that stops the run early is a
+/// document with its `input` and no findings.
+fn review_document(
+    input: &[Diagnostic],
+    findings: &[Diagnostic],
+    sources: &SourceMap,
+    exit_code: u8,
+) -> Value {
+    let count = |s: Severity| {
+        findings
+            .iter()
+            .chain(input)
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    serde_json::json!({
+        "version": JSON_VERSION,
+        "exit_code": exit_code,
+        "summary": {
+            "errors": count(Severity::Error),
+            "warnings": count(Severity::Warning),
+            "infos": count(Severity::Info),
+            "input": input.len(),
+            "findings": findings.len(),
+        },
+        "input": items_json(input, sources),
+        "findings": items_json(findings, sources),
+    })
+}
+
+/// The items: `rule` (null for the input's own diagnostics), `code`,
+/// `severity`, `file`, `line`, `column`, `end_line`, `end_column`, `table`,
+/// `query`, `message`, `label`, `fix` (text or null), `help`, `notes`.
+fn items_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
     let rendered = render_json(findings, sources);
     let Value::Array(items) = rendered else {
         return rendered;
@@ -262,9 +296,12 @@ fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
                     "file": v.get("file"),
                     "line": v.get("line"),
                     "column": v.get("column"),
+                    "end_line": v.get("end_line"),
+                    "end_column": v.get("end_column"),
                     "table": d.table,
                     "query": d.query,
                     "message": d.message,
+                    "label": v.get("label"),
                     "fix": fix,
                     "help": d.help,
                     "notes": d.notes,

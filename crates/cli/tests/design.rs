@@ -392,7 +392,7 @@ fn every_example_design_passes_the_review_with_its_translated_statistics() {
             String::from_utf8_lossy(&review.stderr)
         );
         let findings: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_default();
-        let errors: Vec<&serde_json::Value> = findings
+        let errors: Vec<&serde_json::Value> = findings["findings"]
             .as_array()
             .into_iter()
             .flatten()
