@@ -14,6 +14,7 @@ pub mod finding;
 pub mod query;
 pub mod rule;
 pub mod rules;
+pub mod stats;
 pub mod suppress;
 pub mod table_hints;
 
@@ -37,7 +38,7 @@ pub struct ReviewInput<'a> {
     /// False when no query list was given.
     pub has_queries: bool,
     /// The workload statistics file, when given (`None`: rules use heuristics).
-    pub stats: Option<&'a cqlmodel_stats::Stats>,
+    pub stats: Option<&'a stats::Stats>,
 }
 
 /// Runs every enabled rule and returns the findings as diagnostics, grouped by

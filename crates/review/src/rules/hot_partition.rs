@@ -1,9 +1,9 @@
+use crate::stats::format_count;
+use crate::stats::{Distribution, RecommendationKind};
 use cqlmodel_cql::ast::{Operator, RelationKind, StatementKind};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Table};
-use cqlmodel_stats::units::format_count;
-use cqlmodel_stats::{Distribution, RecommendationKind};
 
 use super::bucketing::salted_table;
 use super::column_roles::{

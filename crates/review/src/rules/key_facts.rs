@@ -216,7 +216,7 @@ pub fn bytes_text(bytes: u64) -> String {
     if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
-        cqlmodel_stats::units::format_bytes(bytes as f64)
+        crate::stats::format_bytes(bytes as f64)
     }
 }
 

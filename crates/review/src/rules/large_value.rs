@@ -1,10 +1,10 @@
+use crate::stats::ColumnStats;
+use crate::stats::type_bytes;
+use crate::stats::{format_bytes, format_count};
 use cqlmodel_cql::ast::Order;
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::{CqlType, NativeType};
 use cqlmodel_schema::{Column, Table};
-use cqlmodel_stats::ColumnStats;
-use cqlmodel_stats::sizes::type_bytes;
-use cqlmodel_stats::units::{format_bytes, format_count};
 
 use super::column_roles::{native, words};
 use super::key_facts::{Change, QueryIndex, bytes_text, column_site};

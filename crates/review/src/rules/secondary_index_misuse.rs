@@ -5,7 +5,7 @@ use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Index, IndexImpl, Table};
 
-use cqlmodel_stats::units::format_count;
+use crate::stats::format_count;
 
 use super::bucketing::DEFAULT_SALT_BUCKETS;
 use super::column_roles::{
