@@ -8,6 +8,7 @@ pub mod compaction_mismatch;
 pub mod constant_partition_key;
 pub mod full_scan;
 pub mod hot_partition;
+pub mod in_order_by_paging;
 pub mod invalid_query;
 mod key_facts;
 pub mod large_partition;
@@ -17,6 +18,7 @@ pub mod materialized_view_write_heavy;
 pub mod multi_partition_batch;
 pub mod mutable_primary_key;
 pub mod olap_query;
+mod partition_in;
 mod query_facts;
 pub mod query_path;
 pub mod queue_pattern;
@@ -57,6 +59,7 @@ pub static RULES: &[&Rule] = &[
     &mutable_primary_key::MUTABLE_PRIMARY_KEY,
     &unused_table::UNUSED_TABLE,
     &constant_partition_key::CONSTANT_PARTITION_KEY,
+    &in_order_by_paging::IN_ORDER_BY_PAGING,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 

@@ -1,16 +1,11 @@
-use cqlmodel_cql::ast::{
-    BindMarker, InValues, Operator, Relation, RelationKind, Span, Statement, StatementKind, Term,
-    TermKind,
-};
 use cqlmodel_diagnostics::Severity;
-use cqlmodel_schema::Table;
 use cqlmodel_schema::access::{AccessKind, StatementType};
 
+use super::partition_in::{partition_in_span, per_partition};
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::path_table;
 use crate::finding::Findings;
-use crate::query::Query;
 
 declare_rule! {
     /// ## What it does
@@ -156,70 +151,4 @@ pub(crate) fn rate_text(rate: f64) -> String {
     } else {
         format!("{:.1}/min", rate * 60.0)
     }
-}
-
-fn where_clause(q: &Query) -> Option<&[Relation]> {
-    match &q.statement.kind {
-        StatementKind::Select(s) => Some(&s.where_clause),
-        StatementKind::Update(u) => Some(&u.where_clause),
-        StatementKind::Delete(d) => Some(&d.where_clause),
-        _ => None,
-    }
-}
-
-fn is_partition_key(table: &Table, column: &str) -> bool {
-    table.partition_key().any(|c| c.name == column)
-}
-
-/// The span of the first IN on a partition-key column.
-fn partition_in_span(table: &Table, q: &Query) -> Option<Span> {
-    where_clause(q)?.iter().find_map(|r| match &r.kind {
-        RelationKind::ColumnIn {
-            column,
-            negated: false,
-            ..
-        } if is_partition_key(table, &column.value) => Some(r.span),
-        _ => None,
-    })
-}
-
-/// The statement with every IN on the partition key replaced by `= ?`: the request
-/// the driver issues once per partition.
-fn per_partition(table: &Table, q: &Query) -> Option<String> {
-    let mut statement = q.statement.clone();
-    let relations = match &mut statement.kind {
-        StatementKind::Select(s) => &mut s.where_clause,
-        StatementKind::Update(u) => &mut u.where_clause,
-        StatementKind::Delete(d) => &mut d.where_clause,
-        _ => return None,
-    };
-    let mut changed = false;
-    for r in relations.iter_mut() {
-        if let RelationKind::ColumnIn {
-            column,
-            negated: false,
-            values: InValues::List(_) | InValues::Marker(_),
-        } = &r.kind
-            && is_partition_key(table, &column.value)
-        {
-            r.kind = RelationKind::Column {
-                column: column.clone(),
-                op: Operator::Eq,
-                value: Term {
-                    kind: TermKind::BindMarker(BindMarker::Anonymous),
-                    span: Span::default(),
-                },
-            };
-            changed = true;
-        }
-    }
-    changed.then(|| {
-        format!(
-            "{};",
-            Statement {
-                span: Span::default(),
-                ..statement
-            }
-        )
-    })
 }
