@@ -32,6 +32,7 @@ pub mod unbounded_partition;
 pub mod unserved_query;
 pub mod unused_suppression;
 pub mod unused_table;
+pub mod write_fan_out;
 
 use crate::rule::Rule;
 
@@ -60,6 +61,7 @@ pub static RULES: &[&Rule] = &[
     &unused_table::UNUSED_TABLE,
     &constant_partition_key::CONSTANT_PARTITION_KEY,
     &in_order_by_paging::IN_ORDER_BY_PAGING,
+    &write_fan_out::WRITE_FAN_OUT,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 
