@@ -6,6 +6,7 @@ pub mod clustering_order_mismatch;
 mod column_roles;
 pub mod compaction_mismatch;
 pub mod constant_partition_key;
+pub mod copies_out_of_sync;
 pub mod full_scan;
 pub mod hot_partition;
 pub mod in_order_by_paging;
@@ -24,6 +25,7 @@ pub mod query_path;
 pub mod queue_pattern;
 pub mod read_before_write;
 pub mod replication_risk;
+pub mod row_overwrite;
 pub mod scatter_gather;
 pub mod secondary_index_misuse;
 mod shared_key;
@@ -62,6 +64,8 @@ pub static RULES: &[&Rule] = &[
     &constant_partition_key::CONSTANT_PARTITION_KEY,
     &in_order_by_paging::IN_ORDER_BY_PAGING,
     &write_fan_out::WRITE_FAN_OUT,
+    &row_overwrite::ROW_OVERWRITE,
+    &copies_out_of_sync::COPIES_OUT_OF_SYNC,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 
