@@ -106,7 +106,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                     q.name
                 ),
                 format!(
-                    "`@path hot` without `@rate`: at the threshold ({}) Paxos would run that often on this statement alone",
+                    "`@path hot` without `@rate`: the query list says it runs on every request of a busy path; `@rate` would give the figure (a warning from {})",
                     format_rate(threshold)
                 ),
             ),
