@@ -1,9 +1,10 @@
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use cqlmodel_cql::ast::{Statement, StatementKind};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::Table;
 
+use super::column_roles::words;
 use super::key_facts::{Change, QueryIndex, statement_table};
 use super::query_facts::{format_rate, insert_columns, time_clustering};
 use crate::context::Context;
@@ -30,8 +31,10 @@ declare_rule! {
     /// `mutable-primary-key`'s finding.
     ///
     /// ## Evidence
-    /// The query list. A copy is a table that holds the entity's whole
-    /// partition key and the attribute, and is written by the list. A stale
+    /// The query list. A copy is a table named after the same entity (the
+    /// first word of its name, singular: `users`, `users_by_country`) that
+    /// holds the entity's whole partition key and the attribute, and is
+    /// written by the list. A stale
     /// copy is a warning. Separate INSERTs of the same entity are a warning
     /// when their `@rate`s are equal (within 10%: one logical write), and info
     /// (a question) without rates; with different rates they are different
@@ -74,28 +77,54 @@ declare_rule! {
 /// Rates within this ratio are one logical write.
 const SAME_RATE: f64 = 1.1;
 
+/// Tables by keyspace and entity stem: the candidates for copies of one
+/// another, found without comparing every pair of tables.
+type Families<'t> = HashMap<(String, String), Vec<&'t Table>>;
+
+/// `users_by_country` → `user`, `order_by_id` → `order`: the first word of the
+/// name, singular. Copies of one entity are named after it.
+fn stem(table: &Table) -> String {
+    let first = words(&table.name).into_iter().next().unwrap_or_default();
+    match first.strip_suffix('s') {
+        Some(s) if s.len() > 1 && !s.ends_with('s') => s.to_string(),
+        _ => first,
+    }
+}
+
+fn family<'f, 't>(families: &'f Families<'t>, table: &Table) -> &'f [&'t Table] {
+    families
+        .get(&(table.keyspace.clone(), stem(table)))
+        .map_or(&[], Vec::as_slice)
+}
+
 fn check(cx: &Context<'_>, out: &mut Findings) {
     if !cx.has_queries {
         return;
     }
     let index = QueryIndex::new(cx.queries);
-    let tables: Vec<&Table> = cx.tables().filter(|t| !t.is_view()).collect();
-    stale_copies(cx, out, &index, &tables);
-    separate_inserts(out, &index, &tables);
+    let mut families: Families<'_> = HashMap::new();
+    for t in cx.tables().filter(|t| !t.is_view()) {
+        families
+            .entry((t.keyspace.clone(), stem(t)))
+            .or_default()
+            .push(t);
+    }
+    stale_copies(cx, out, &index, &families);
+    separate_inserts(cx, out, &index, &families);
 }
 
 /// Tables other than `source`, in its keyspace and written by the list, that
 /// hold `source`'s whole partition key and `column` (outside their own key).
 fn copies<'t>(
     index: &QueryIndex<'_>,
-    tables: &[&'t Table],
+    families: &Families<'t>,
     source: &Table,
     column: &str,
 ) -> Vec<&'t Table> {
     let Some(attr) = source.column(column) else {
         return Vec::new();
     };
-    tables
+    family(families, source)
         .iter()
         .copied()
         .filter(|t| {
@@ -118,7 +147,12 @@ fn same_batch(q: &Query, table: &str) -> bool {
             .any(|s| statement_table(q, s).as_deref() == Some(table))
 }
 
-fn stale_copies(cx: &Context<'_>, out: &mut Findings, index: &QueryIndex<'_>, tables: &[&Table]) {
+fn stale_copies(
+    cx: &Context<'_>,
+    out: &mut Findings,
+    index: &QueryIndex<'_>,
+    families: &Families<'_>,
+) {
     let mut seen: HashSet<(String, String, String)> = HashSet::new();
     for u in index.updates().iter().filter(|u| u.change == Change::Set) {
         let Some((ks, name)) = u.table.split_once('.') else {
@@ -130,7 +164,7 @@ fn stale_copies(cx: &Context<'_>, out: &mut Findings, index: &QueryIndex<'_>, ta
         if source.column(&u.column).is_none_or(|c| c.is_primary_key()) {
             continue;
         }
-        for copy in copies(index, tables, source, &u.column) {
+        for copy in copies(index, families, source, &u.column) {
             let copy_name = copy.qualified_name();
             let kept = index.updates_of(&copy_name, &u.column).next().is_some()
                 || same_batch(u.query, &copy_name);
@@ -190,16 +224,16 @@ fn inserted(stmt: &Statement) -> Vec<&str> {
     }
 }
 
-fn separate_inserts(out: &mut Findings, index: &QueryIndex<'_>, tables: &[&Table]) {
+fn separate_inserts(
+    cx: &Context<'_>,
+    out: &mut Findings,
+    index: &QueryIndex<'_>,
+    families: &Families<'_>,
+) {
     let mut seen: HashSet<(String, String)> = HashSet::new();
     // Rows of a time series are events, not copies of an entity.
-    let entities: Vec<&Table> = tables
-        .iter()
-        .copied()
-        .filter(|t| time_clustering(t).is_none())
-        .collect();
-    let tables = entities.as_slice();
-    for source in tables {
+    let is_entity = |t: &&Table| !t.is_view() && time_clustering(t).is_none();
+    for source in cx.tables().filter(is_entity) {
         let source_name = source.qualified_name();
         for (sq, s_stmt) in index.writes_to(&source_name) {
             if insert_of(sq).is_none() {
@@ -212,8 +246,8 @@ fn separate_inserts(out: &mut Findings, index: &QueryIndex<'_>, tables: &[&Table
             {
                 continue;
             }
-            for copy in tables.iter().filter(|t| {
-                t.keyspace == source.keyspace
+            for copy in family(families, source).iter().filter(|t| {
+                is_entity(t)
                     && t.name != source.name
                     && source.partition_key().all(|k| t.column(&k.name).is_some())
                     && key_names(t) != key_names(source)
