@@ -18,6 +18,17 @@ declare_rule! {
     /// info, or a warning on a high-rate query, never an error. Batches are left to
     /// `multi-partition-batch`.
     ///
+    /// The threshold: Cassandra 5.0's own guardrails, `partition_keys_in_select`
+    /// (partition keys one SELECT names, the cartesian product of the IN lists
+    /// on the key's columns) and `in_select_cartesian_product`, ship disabled
+    /// (-1 in `Config`, commented out in cassandra.yaml), so the default of 10
+    /// is ours: from about ten partitions the request waits on the slowest of
+    /// ten reads, and its latency is the single read's p99 or worse. When the
+    /// cluster sets the guardrail, give its values as
+    /// `thresholds.partition_keys_in_select_warn_threshold` and
+    /// `..._fail_threshold`: a SELECT over the fail threshold is an error and
+    /// over the warn threshold a warning, with Cassandra's messages.
+    ///
     /// ## Evidence
     /// The query list: IN lists with their literal sizes, and `@rate` for the hot
     /// path. `IN ?` has a size known only at run time (info, or a warning at a high
@@ -80,7 +91,11 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         } else {
             "writes"
         };
+        let guardrail = (q.path.statement == StatementType::Select)
+            .then(|| guardrail(cx, &table.name, q.path.partitions))
+            .flatten();
         let (severity, message) = match (q.path.partitions, hot) {
+            _ if let Some(g) = &guardrail => g.clone(),
             (Some(n), _) if n > threshold => (
                 Severity::Warning,
                 format!(
@@ -141,6 +156,30 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         };
         out.push(f);
     }
+}
+
+/// Cassandra's `partition_keys_in_select` guardrail (`Guardrails` in 5.0), when
+/// the configuration gives the cluster's thresholds: its own messages.
+fn guardrail(cx: &Context<'_>, table: &str, partitions: Option<u64>) -> Option<(Severity, String)> {
+    let n = partitions?;
+    let t = &cx.config.thresholds;
+    if let Some(fail) = t.partition_keys_in_select_fail_threshold.filter(|f| n > *f) {
+        return Some((
+            Severity::Error,
+            format!(
+                "Aborting query with partition keys in IN clause on table {table}, number of partition keys {n} exceeds fail threshold of {fail}."
+            ),
+        ));
+    }
+    let warn = t
+        .partition_keys_in_select_warn_threshold
+        .filter(|w| n > *w)?;
+    Some((
+        Severity::Warning,
+        format!(
+            "Query with partition keys in IN clause on table {table}, with number of partition keys {n} exceeds warning threshold of {warn}."
+        ),
+    ))
 }
 
 pub(crate) fn rate_text(rate: f64) -> String {
