@@ -30,6 +30,8 @@ pub struct Context<'a> {
     /// Tables by their partition-key columns, for the rules that look for a
     /// table serving a query.
     pub partition_keys: crate::derive_key::PartitionKeyIndex,
+    /// The query list by table and column, built once for every rule.
+    pub index: crate::query_index::QueryIndex<'a>,
 }
 
 /// The positions of the queries on each table: the table its access path

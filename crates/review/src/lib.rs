@@ -12,6 +12,7 @@ pub mod context;
 pub mod derive_key;
 pub mod finding;
 pub mod query;
+pub mod query_index;
 pub mod rule;
 pub mod rules;
 pub mod stats;
@@ -54,6 +55,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         estimates: context::size_estimates(input.schema, input.stats, config),
         by_table: context::queries_by_table(input.queries),
         partition_keys: derive_key::PartitionKeyIndex::new(input.schema),
+        index: query_index::QueryIndex::new(input.queries),
     };
     let mut findings: Vec<Finding> = Vec::new();
     for rule in RULES {

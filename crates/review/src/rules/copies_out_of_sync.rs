@@ -101,7 +101,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if !cx.has_queries {
         return;
     }
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     let mut families: Families<'_> = HashMap::new();
     for t in cx.tables().filter(|t| !t.is_view()) {
         families

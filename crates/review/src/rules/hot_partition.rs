@@ -223,7 +223,7 @@ fn classify(cx: &Context<'_>, table: &Table, column: &Column) -> Role {
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
     let threshold = cx.config.thresholds.hot_partition_keys as f64;
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         let roles: Vec<(&Column, Role)> = table
             .partition_key()

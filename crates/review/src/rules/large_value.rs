@@ -111,7 +111,7 @@ const SMALL_BLOB_WORDS: &[&str] = &[
 ];
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         for column in table.columns.iter().filter(|c| !c.is_primary_key()) {
             let stats = cx.table_stats(table).and_then(|s| s.column(&column.name));

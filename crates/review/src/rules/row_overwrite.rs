@@ -71,7 +71,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if !cx.has_queries {
         return;
     }
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx
         .tables()
         .filter(|t| !t.is_view() && !t.is_counter_table() && !holds_latest(t))

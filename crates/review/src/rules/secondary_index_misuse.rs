@@ -168,7 +168,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if cx.tables().all(|t| t.indexes.is_empty()) {
         return;
     }
-    let queries = QueryIndex::new(cx.queries);
+    let queries = &cx.index;
     // The queries that read through each index, by (table, index name).
     let mut users: HashMap<(&str, &str), Vec<&Query>> = HashMap::new();
     for q in cx.queries.iter().filter(|q| q.path.error.is_none()) {

@@ -123,7 +123,7 @@ struct Growth<'t> {
 }
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         let Some(growth) = assess(cx, &index, table) else {
             continue;

@@ -86,7 +86,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if !cx.has_queries {
         return;
     }
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     // Tables by the name of their single partition-key column: an item's home.
     let mut homes: HashMap<&str, Vec<&Table>> = HashMap::new();
     for t in cx.tables().filter(|t| !t.is_view()) {
