@@ -96,7 +96,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         if constants.is_empty() || spreads {
             continue;
         }
-        report(cx, &index, table, &statements, &constants, out);
+        report(cx, index, table, &statements, &constants, out);
     }
 }
 

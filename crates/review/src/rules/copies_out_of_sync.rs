@@ -109,8 +109,8 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             .or_default()
             .push(t);
     }
-    stale_copies(cx, out, &index, &families);
-    separate_inserts(cx, out, &index, &families);
+    stale_copies(cx, out, index, &families);
+    separate_inserts(cx, out, index, &families);
 }
 
 /// Tables other than `source`, in its keyspace and written by the list, that
@@ -210,7 +210,7 @@ fn key_list(t: &Table) -> String {
 /// The query's statement when it is an unconditional INSERT. A conditional one
 /// (a claim, `IF NOT EXISTS`) gates the other copies: they follow `[applied]`,
 /// and Cassandra refuses a conditional batch across tables anyway.
-fn insert_of<'q>(q: &'q Query) -> Option<&'q Statement> {
+fn insert_of(q: &Query) -> Option<&Statement> {
     match &q.statement.kind {
         StatementKind::Insert(i) if !i.if_not_exists => Some(&q.statement),
         _ => None,

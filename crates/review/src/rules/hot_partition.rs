@@ -230,7 +230,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             .map(|c| (c, classify(cx, table, c)))
             .collect();
         if roles.is_empty() || roles.iter().any(|(_, r)| *r == Role::Spreads) {
-            if let Some(f) = busy_shared_key(cx, &index, table, out) {
+            if let Some(f) = busy_shared_key(cx, index, table, out) {
                 out.push(f);
             }
             continue;
@@ -253,7 +253,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         {
             continue;
         }
-        report(cx, &index, table, &roles, out);
+        report(cx, index, table, &roles, out);
     }
 }
 

@@ -116,7 +116,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         for column in table.columns.iter().filter(|c| !c.is_primary_key()) {
             let stats = cx.table_stats(table).and_then(|s| s.column(&column.name));
             if column.ty.is_collection() && column.ty.is_multi_cell() {
-                check_collection(cx, &index, table, column, stats, out);
+                check_collection(cx, index, table, column, stats, out);
             } else {
                 check_value(cx, table, column, stats, out);
             }

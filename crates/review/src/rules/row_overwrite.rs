@@ -89,7 +89,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             continue;
         }
         entity_outside_key(out, table, &inserts);
-        unclaimed_natural_key(out, &index, table, &inserts);
+        unclaimed_natural_key(out, index, table, &inserts);
     }
 }
 

@@ -185,7 +185,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             let readers = users
                 .get(&(name.as_str(), index.name.as_str()))
                 .map_or(&[][..], Vec::as_slice);
-            check_index(cx, &queries, readers, table, index, column, out);
+            check_index(cx, queries, readers, table, index, column, out);
         }
     }
 }

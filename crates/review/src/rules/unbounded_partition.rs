@@ -125,10 +125,10 @@ struct Growth<'t> {
 fn check(cx: &Context<'_>, out: &mut Findings) {
     let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
-        let Some(growth) = assess(cx, &index, table) else {
+        let Some(growth) = assess(cx, index, table) else {
             continue;
         };
-        report(cx, &index, table, growth, out);
+        report(cx, index, table, growth, out);
     }
 }
 

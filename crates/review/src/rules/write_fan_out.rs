@@ -103,14 +103,14 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         if !names_a_person(reader) {
             continue;
         }
-        let copies = inserts(&index, &table.qualified_name());
+        let copies = inserts(index, &table.qualified_name());
         if copies.is_empty() {
             continue;
         }
-        let Some((item, home)) = item_home(table, &homes, &index) else {
+        let Some((item, home)) = item_home(table, &homes, index) else {
             continue;
         };
-        let origin = inserts(&index, &home.qualified_name());
+        let origin = inserts(index, &home.qualified_name());
         report(cx, out, table, reader, item, home, &copies, &origin);
     }
 }

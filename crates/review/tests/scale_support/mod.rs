@@ -1,5 +1,6 @@
 //! The synthetic application of the scale test and benchmark: 10,000 tables
 //! of five shapes and five queries each (`SCALE_TABLES` for a smaller one).
+#![allow(dead_code)] // each user takes what it needs
 
 use std::fmt::Write as _;
 
