@@ -150,22 +150,15 @@ pub fn run(args: &ReviewArgs) -> Output {
             (text, render_human(&input_problems, &sources, args.color))
         }
         ReviewFormat::Json => {
-            let mut value = findings_json(&findings, &sources);
-            // With a query list (or input errors) the findings sit in an
-            // object beside the summary (and the errors).
-            if summary.is_some() || !input_problems.is_empty() {
-                let mut object = serde_json::json!({ "findings": value });
-                if let Some(s) = &summary {
-                    let mut sv = serde_json::to_value(s).unwrap_or(Value::Null);
-                    sv["lines"] = serde_json::json!(s.lines(few));
-                    object["summary"] = sv;
-                }
-                if !input_problems.is_empty() {
-                    object["errors"] = render_json(&input_problems, &sources);
-                }
-                value = object;
-            }
-            (pretty(&value), String::new())
+            // The workload's shape (docs/verdict.md) rides in the one
+            // document as `workload`: null without a query list.
+            let workload = summary.as_ref().map(|s| {
+                let mut sv = serde_json::to_value(s).unwrap_or(Value::Null);
+                sv["lines"] = serde_json::json!(s.lines(few));
+                sv
+            });
+            let document = review_document(&input_problems, &findings, &sources, code, workload);
+            (pretty(&document), String::new())
         }
         ReviewFormat::Sarif => {
             let mut all = input_problems.clone();
@@ -207,7 +200,7 @@ fn input_error(diags: &[Diagnostic], sources: &SourceMap, args: &ReviewArgs) -> 
             code: 2,
         },
         _ => Output {
-            stdout: pretty(&serde_json::json!({ "errors": render_json(diags, sources) })),
+            stdout: pretty(&review_document(diags, &[], sources, 2)),
             stderr: String::new(),
             code: 2,
         },
@@ -271,9 +264,48 @@ fn render_text(
     out
 }
 
-/// The JSON array: `rule`, `code`, `severity`, `file`, `line`, `column`, `table`,
-/// `query`, `message`, `fix` (text or null), `help`, `notes`.
-fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
+/// The version of the `--format json` document; raise it when a field changes
+/// meaning or goes away (adding a field keeps it).
+const JSON_VERSION: u32 = 1;
+
+/// The one `--format json` document, whatever happened (docs/review.md):
+/// the input's own diagnostics and the findings, both as the same items, the
+/// counts and the exit code. An input error that stops the run early is a
+/// document with its `input` and no findings.
+fn review_document(
+    input: &[Diagnostic],
+    findings: &[Diagnostic],
+    sources: &SourceMap,
+    exit_code: u8,
+    workload: Option<Value>,
+) -> Value {
+    let count = |s: Severity| {
+        findings
+            .iter()
+            .chain(input)
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    serde_json::json!({
+        "version": JSON_VERSION,
+        "exit_code": exit_code,
+        "summary": {
+            "errors": count(Severity::Error),
+            "warnings": count(Severity::Warning),
+            "infos": count(Severity::Info),
+            "input": input.len(),
+            "findings": findings.len(),
+        },
+        "workload": workload.unwrap_or(Value::Null),
+        "input": items_json(input, sources),
+        "findings": items_json(findings, sources),
+    })
+}
+
+/// The items: `rule` (null for the input's own diagnostics), `code`,
+/// `severity`, `file`, `line`, `column`, `end_line`, `end_column`, `table`,
+/// `query`, `message`, `label`, `fix` (text or null), `help`, `notes`.
+fn items_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
     let rendered = render_json(findings, sources);
     let Value::Array(items) = rendered else {
         return rendered;
@@ -296,9 +328,12 @@ fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
                     "file": v.get("file"),
                     "line": v.get("line"),
                     "column": v.get("column"),
+                    "end_line": v.get("end_line"),
+                    "end_column": v.get("end_column"),
                     "table": d.table,
                     "query": d.query,
                     "message": d.message,
+                    "label": v.get("label"),
                     "fix": fix,
                     "help": d.help,
                     "notes": d.notes,

@@ -104,7 +104,7 @@ fn seeds_recommended_designs_pass_the_review() {
         assert!(serious.is_empty(), "{area}: {serious:#?}");
         assert_eq!(out.status.code(), Some(0), "{area}");
         // feed_by_user draws at most an info.
-        for f in findings.as_array().into_iter().flatten() {
+        for f in findings["findings"].as_array().into_iter().flatten() {
             if f["table"]
                 .as_str()
                 .is_some_and(|t| t.ends_with("feed_by_user"))
@@ -188,4 +188,104 @@ fn fail_on_sets_the_exit_code() {
 fn rules_list_and_one_rule_page() {
     assert_cmd_snapshot!(cqlmodel().args(["rules"]));
     assert_cmd_snapshot!(cqlmodel().args(["rules", "hot-partition"]));
+}
+
+/// A broken CREATE TABLE is reported at its line and column; the tables around
+/// it are still reviewed, and the JSON document keeps its one shape.
+#[test]
+fn a_broken_table_is_reported_and_the_others_are_still_reviewed() {
+    let out = cqlmodel()
+        .args([
+            "review",
+            "crates/cli/tests/data/review/one-broken-table.cql",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["exit_code"], 2);
+    let places: Vec<(String, u64, u64)> = doc["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["line"].as_u64().unwrap_or(0),
+                d["column"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("syntax".to_string(), 8, 82),
+            ("schema".to_string(), 12, 72)
+        ],
+        "{doc:#}"
+    );
+    let reviewed: Vec<&str> = doc["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["table"].as_str())
+        .collect();
+    assert!(reviewed.contains(&"shop.events_by_day"), "{doc:#}");
+    // The text output names the places too.
+    let text = cqlmodel()
+        .args([
+            "review",
+            "crates/cli/tests/data/review/one-broken-table.cql",
+        ])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&text.stderr);
+    assert!(stderr.contains("one-broken-table.cql:8:82"), "{stderr}");
+    assert!(stderr.contains("one-broken-table.cql:12:72"), "{stderr}");
+    assert!(String::from_utf8_lossy(&text.stdout).contains("── shop.events_by_day ──"));
+}
+
+/// The JSON document has the same keys with and without input diagnostics, and
+/// on an input error that stops the run.
+#[test]
+fn json_has_one_shape_whatever_happens() {
+    let runs: [&[&str]; 3] = [
+        &["review", "examples/shop/schema.cql", "--format", "json"],
+        &[
+            "review",
+            "crates/cli/tests/data/review/cqlsh.cql",
+            "--format",
+            "json",
+        ],
+        &[
+            "review",
+            "crates/cli/tests/data/review/suppress.cql",
+            "--config",
+            "crates/cli/tests/data/review/bad-config.toml",
+            "--format",
+            "json",
+        ],
+    ];
+    for args in runs {
+        let out = cqlmodel().args(args).output().expect("runs");
+        let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let keys: Vec<&str> = doc
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            keys,
+            ["exit_code", "findings", "input", "summary", "version"],
+            "{args:?}"
+        );
+        assert_eq!(
+            doc["exit_code"].as_u64(),
+            out.status.code().map(|c| c as u64)
+        );
+        assert!(doc["input"].is_array() && doc["findings"].is_array());
+    }
 }

@@ -95,10 +95,7 @@ fn fixes(fixture: &Fixture) -> Vec<(String, String)> {
     });
     let findings: serde_json::Value =
         serde_json::from_str(&output.stdout).unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
-    // With a query list the findings sit beside the query list's summary.
-    findings
-        .get("findings")
-        .unwrap_or(&findings)
+    findings["findings"]
         .as_array()
         .into_iter()
         .flatten()

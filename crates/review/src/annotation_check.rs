@@ -11,7 +11,15 @@ use crate::query::Query;
 pub const QUERY_KEYS: &[&str] = &["name", "rate", "cl", "page", "path", "after", "table"];
 
 /// The values `@path` takes.
-pub const PATHS: &[&str] = &["app", "application", "admin", "analytics", "migration"];
+pub const PATHS: &[&str] = &[
+    "app",
+    "application",
+    "hot",
+    "frequent",
+    "admin",
+    "analytics",
+    "migration",
+];
 
 /// Warnings for the annotations of `queries` that mean nothing to the review.
 pub fn check_annotations(queries: &[Query]) -> Vec<Diagnostic> {

@@ -49,6 +49,13 @@ pub struct Thresholds {
     /// `secondary-index-misuse`: UPDATEs per second of an indexed column from which it
     /// is frequently updated (each one leaves a tombstone in a legacy index). Default 100.
     pub index_update_rate_per_second: f64,
+    /// `scatter-gather`: the cluster's `partition_keys_in_select_warn_threshold`
+    /// guardrail (cassandra.yaml). Cassandra 5.0 ships it off (-1); set it to
+    /// the cluster's value to have the review say what the cluster will warn.
+    pub partition_keys_in_select_warn_threshold: Option<u64>,
+    /// `scatter-gather`: the cluster's `partition_keys_in_select_fail_threshold`
+    /// guardrail: a SELECT naming more partition keys is refused (an error).
+    pub partition_keys_in_select_fail_threshold: Option<u64>,
 }
 
 impl Default for Thresholds {
@@ -64,6 +71,8 @@ impl Default for Thresholds {
             large_value_bytes: 1024 * 1024,
             collection_elements: 1_000,
             index_update_rate_per_second: 100.0,
+            partition_keys_in_select_warn_threshold: None,
+            partition_keys_in_select_fail_threshold: None,
         }
     }
 }

@@ -3,9 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::stats::{SizeEstimate, Stats, TableStats};
 use cqlmodel_diagnostics::SourceMap;
 use cqlmodel_schema::{Schema, Table};
-use cqlmodel_stats::{SizeEstimate, Stats, TableStats};
 
 use crate::config::Config;
 use crate::query::Query;
@@ -30,6 +30,8 @@ pub struct Context<'a> {
     /// Tables by their partition-key columns, for the rules that look for a
     /// table serving a query.
     pub partition_keys: crate::derive_key::PartitionKeyIndex,
+    /// The query list by table and column, built once for every rule.
+    pub index: crate::query_index::QueryIndex<'a>,
 }
 
 /// The positions of the queries on each table: the table its access path
@@ -95,8 +97,8 @@ impl<'a> Context<'a> {
 
 /// The review's partition limits in the statistics crate's terms: the review
 /// configuration (`cqlmodel.toml` `[thresholds]`) decides, not the statistics file.
-pub fn stats_thresholds(config: &Config) -> cqlmodel_stats::Thresholds {
-    cqlmodel_stats::Thresholds {
+pub fn stats_thresholds(config: &Config) -> crate::stats::Thresholds {
+    crate::stats::Thresholds {
         partition_bytes: config.thresholds.partition_bytes as f64,
         partition_rows: config.thresholds.partition_rows as f64,
     }
@@ -120,7 +122,7 @@ pub fn size_estimates(
             let table_stats = stats.table(&name)?;
             Some((
                 name,
-                cqlmodel_stats::estimate_table(table, table_stats, &thresholds),
+                crate::stats::estimate_table(table, table_stats, &thresholds),
             ))
         })
         .collect()

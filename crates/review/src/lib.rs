@@ -12,9 +12,11 @@ pub mod context;
 pub mod derive_key;
 pub mod finding;
 pub mod query;
+pub mod query_index;
 pub mod rule;
 pub mod rules;
 pub mod summary;
+pub mod stats;
 pub mod suppress;
 pub mod table_hints;
 
@@ -38,7 +40,7 @@ pub struct ReviewInput<'a> {
     /// False when no query list was given.
     pub has_queries: bool,
     /// The workload statistics file, when given (`None`: rules use heuristics).
-    pub stats: Option<&'a cqlmodel_stats::Stats>,
+    pub stats: Option<&'a stats::Stats>,
 }
 
 /// Runs every enabled rule and returns the findings as diagnostics, grouped by
@@ -54,6 +56,7 @@ pub fn review(input: &ReviewInput<'_>, config: &Config) -> Vec<Diagnostic> {
         estimates: context::size_estimates(input.schema, input.stats, config),
         by_table: context::queries_by_table(input.queries),
         partition_keys: derive_key::PartitionKeyIndex::new(input.schema),
+        index: query_index::QueryIndex::new(input.queries),
     };
     let mut findings: Vec<Finding> = Vec::new();
     for rule in RULES {

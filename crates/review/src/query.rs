@@ -38,7 +38,7 @@ pub struct Query {
     pub rate: Option<f64>,
     /// `@cl LOCAL_QUORUM`.
     pub consistency: Option<String>,
-    /// `@page 50`.
+    /// `@page 50`; `@page 0` says the application turns paging off.
     pub page_size: Option<u64>,
     pub path: AccessPath,
 }
@@ -128,10 +128,10 @@ pub fn load_queries(
             )));
         }
         let page_size = match ann.get("page").map(|p| p.parse::<u64>()) {
-            Some(Ok(p)) if p > 0 => Some(p),
+            Some(Ok(p)) => Some(p),
             Some(_) => {
                 diagnostics.push(annotation_error(format!(
-                    "@page takes a positive whole number, got `{}`",
+                    "@page takes a whole number (0: paging off), got `{}`",
                     ann.get("page").unwrap_or_default()
                 )));
                 None

@@ -2,85 +2,23 @@
 //! reviewed in under 2 s on one core. Run in release, by hand:
 //! `cargo test --release -p cqlmodel-review --test scale -- --ignored --nocapture`.
 
-use std::fmt::Write as _;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cqlmodel_diagnostics::{SourceFile, SourceMap};
 use cqlmodel_review::{Config, ReviewInput, load_queries, review};
 use cqlmodel_schema::SchemaBuilder;
 
-const TABLES: usize = 10_000;
+mod scale_support;
 
-/// `SCALE_TABLES=2000` runs a smaller instance (for profiling); the target
-/// applies to the full size only.
-fn tables() -> usize {
-    std::env::var("SCALE_TABLES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(TABLES)
-}
-const QUERIES_PER_TABLE: usize = 5;
+use scale_support::{QUERIES_PER_TABLE, queries, schema, tables};
 
-/// Five table shapes in turn: an entity, a bucketed time series, a time series
-/// without a bucket, an indexed table and a table of blobs.
-fn schema() -> String {
-    let mut s = String::from(
-        "CREATE KEYSPACE big WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': 3};\n",
-    );
-    for i in 0..tables() {
-        let _ = match i % 5 {
-            0 => writeln!(
-                s,
-                "CREATE TABLE big.t{i} (id uuid PRIMARY KEY, name text, email text, balance bigint);"
-            ),
-            1 => writeln!(
-                s,
-                "CREATE TABLE big.t{i} (device_id text, day date, ts timestamp, v double, PRIMARY KEY ((device_id, day), ts)) WITH default_time_to_live = 86400;"
-            ),
-            2 => writeln!(
-                s,
-                "CREATE TABLE big.t{i} (device_id text, ts timestamp, v double, PRIMARY KEY (device_id, ts));"
-            ),
-            3 => writeln!(
-                s,
-                "CREATE TABLE big.t{i} (id uuid PRIMARY KEY, status text, owner_id uuid);\nCREATE INDEX t{i}_status ON big.t{i} (status);"
-            ),
-            _ => writeln!(
-                s,
-                "CREATE TABLE big.t{i} (id uuid, part int, data blob, tags map<text, blob>, PRIMARY KEY (id, part));"
-            ),
-        };
-    }
-    s
-}
-
-fn queries() -> String {
-    let mut q = String::new();
-    for i in 0..tables() {
-        let _ = match i % 5 {
-            0 => writeln!(
-                q,
-                "-- @rate 100/s\nSELECT name, balance FROM big.t{i} WHERE id = ?;\n-- @rate 10/s\nUPDATE big.t{i} SET balance = ? WHERE id = ?;\nINSERT INTO big.t{i} (id, name, email) VALUES (?, ?, ?);\nSELECT * FROM big.t{i} WHERE email = ? ALLOW FILTERING;\nDELETE FROM big.t{i} WHERE id = ?;"
-            ),
-            1 => writeln!(
-                q,
-                "-- @rate 2000/s\nINSERT INTO big.t{i} (device_id, day, ts, v) VALUES (?, ?, ?, ?);\nSELECT ts, v FROM big.t{i} WHERE device_id = ? AND day = ?;\nSELECT ts, v FROM big.t{i} WHERE device_id = ? AND day IN (?, ?) AND ts > ?;\nSELECT v FROM big.t{i} WHERE device_id = ? AND day = ? AND ts = ?;\nSELECT count(*) FROM big.t{i} WHERE device_id = ? AND day = ?;"
-            ),
-            2 => writeln!(
-                q,
-                "INSERT INTO big.t{i} (device_id, ts, v) VALUES (?, ?, ?);\nSELECT ts, v FROM big.t{i} WHERE device_id = ? LIMIT 10;\nSELECT ts, v FROM big.t{i} WHERE device_id = ? AND ts > ?;\nDELETE FROM big.t{i} WHERE device_id = ? AND ts < ?;\nSELECT * FROM big.t{i};"
-            ),
-            3 => writeln!(
-                q,
-                "SELECT id FROM big.t{i} WHERE status = ?;\nUPDATE big.t{i} SET status = ? WHERE id = ?;\nSELECT * FROM big.t{i} WHERE id = ?;\nINSERT INTO big.t{i} (id, status, owner_id) VALUES (?, ?, ?) IF NOT EXISTS;\nSELECT owner_id FROM big.t{i} WHERE id IN (?, ?, ?);"
-            ),
-            _ => writeln!(
-                q,
-                "INSERT INTO big.t{i} (id, part, data) VALUES (?, ?, ?);\nSELECT data FROM big.t{i} WHERE id = ? AND part = ?;\nUPDATE big.t{i} SET tags[?] = ? WHERE id = ? AND part = ?;\nSELECT tags FROM big.t{i} WHERE id = ?;\nDELETE FROM big.t{i} WHERE id = ?;"
-            ),
-        };
-    }
-    q
+/// This thread's time on a CPU (`/proc/thread-self/schedstat`, nanoseconds),
+/// when the system shows it: the time the work takes on one core, whatever
+/// else the machine runs (wall time on a shared machine counts the waiting).
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
 
 #[test]
@@ -92,6 +30,7 @@ fn ten_thousand_tables_and_fifty_thousand_queries() {
     let schema_file = sources.add(SourceFile::new("big.cql", schema_text.as_str()));
     let query_file = sources.add(SourceFile::new("big-queries.cql", query_text.as_str()));
 
+    let cpu_started = cpu_time();
     let started = Instant::now();
     let parsed = cqlmodel_cql::parse(&schema_text);
     let mut builder = SchemaBuilder::new();
@@ -114,18 +53,30 @@ fn ten_thousand_tables_and_fifty_thousand_queries() {
     };
     let findings = review(&input, &Config::default());
     let reviewed = started.elapsed();
+    let cpu = cpu_started
+        .zip(cpu_time())
+        .map(|(a, b)| b.saturating_sub(a));
+    let wall = loaded + reviewed;
     println!(
-        "{} tables, {} queries: schema parsed and built in {:.2} s, loaded with the queries in {:.2} s, reviewed in {:.2} s, {} findings",
+        "{} tables, {} queries: schema parsed and built in {:.2} s, loaded with the queries in {:.2} s, reviewed in {:.2} s (wall {:.2} s; on the CPU {}), {} findings",
         schema.tables().count(),
         queries.len(),
         built.as_secs_f64(),
         loaded.as_secs_f64(),
         reviewed.as_secs_f64(),
+        wall.as_secs_f64(),
+        cpu.map_or("not shown".to_string(), |c| format!(
+            "{:.2} s",
+            c.as_secs_f64()
+        )),
         findings.len()
     );
+    // One core's time: the CPU time when the system shows it (a shared machine
+    // makes the wall time count other jobs' turns), else the wall time.
+    let measured = cpu.unwrap_or(wall);
     assert!(
-        (loaded + reviewed).as_secs_f64() < 2.0,
-        "review of 10k tables and 50k queries took {:.2} s (target 2 s)",
-        (loaded + reviewed).as_secs_f64()
+        measured.as_secs_f64() < 2.0,
+        "review of 10k tables and 50k queries took {:.2} s on one core (target 2 s)",
+        measured.as_secs_f64()
     );
 }

@@ -1,10 +1,10 @@
 //! The key derivation on the seeds' tables: which columns partition, which sort,
 //! what is bucketed, and that the rewritten query is served.
 
+use crate::stats::{ColumnStats, TableStats};
 use cqlmodel_cql::ast::{Order, Select, StatementKind};
 use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::{Schema, build_schema};
-use cqlmodel_stats::{ColumnStats, TableStats};
 
 use super::*;
 

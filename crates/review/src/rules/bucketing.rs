@@ -2,13 +2,13 @@
 //! when statistics describe the table, else a day), what it costs reads, and the
 //! rewritten CREATE TABLE.
 
-use cqlmodel_schema::Table;
-use cqlmodel_stats::shape::share_quantiles;
-use cqlmodel_stats::units::format_duration;
-use cqlmodel_stats::{
+use crate::stats::format_duration;
+use crate::stats::share_quantiles;
+use crate::stats::{
     BucketUnit, Cut, DEFAULT_QUERY_SPAN, Flow, Layout, RecommendationKind, Sizes, sizes_at,
     time_fanout,
 };
+use cqlmodel_schema::Table;
 
 use super::column_roles::bucket_column;
 use super::table_cql::TableSketch;

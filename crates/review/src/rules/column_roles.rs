@@ -307,10 +307,10 @@ pub fn named_like_mutable_attribute(column: &Column) -> bool {
 /// The time bucket units, coarsest first, as column definitions of a fix: the
 /// column's name, its type, and how the application computes it.
 pub fn bucket_column(
-    unit: cqlmodel_stats::BucketUnit,
+    unit: crate::stats::BucketUnit,
     time_column: &str,
 ) -> (&'static str, &'static str, String) {
-    use cqlmodel_stats::BucketUnit as U;
+    use crate::stats::BucketUnit as U;
     match unit {
         U::Year => ("year", "int", format!("year of {time_column}")),
         U::Month => ("month", "text", format!("'YYYY-MM' of {time_column}")),

@@ -72,7 +72,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if !cx.has_queries {
         return;
     }
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         let name = table.qualified_name();
         let statements: Vec<(&Query, &Statement)> = cx
@@ -96,7 +96,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         if constants.is_empty() || spreads {
             continue;
         }
-        report(cx, &index, table, &statements, &constants, out);
+        report(cx, index, table, &statements, &constants, out);
     }
 }
 

@@ -1,9 +1,9 @@
+use crate::stats::format_count;
+use crate::stats::{Distribution, RecommendationKind};
 use cqlmodel_cql::ast::{Operator, RelationKind, StatementKind};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Table};
-use cqlmodel_stats::units::format_count;
-use cqlmodel_stats::{Distribution, RecommendationKind};
 
 use super::bucketing::salted_table;
 use super::column_roles::{
@@ -223,14 +223,14 @@ fn classify(cx: &Context<'_>, table: &Table, column: &Column) -> Role {
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
     let threshold = cx.config.thresholds.hot_partition_keys as f64;
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         let roles: Vec<(&Column, Role)> = table
             .partition_key()
             .map(|c| (c, classify(cx, table, c)))
             .collect();
         if roles.is_empty() || roles.iter().any(|(_, r)| *r == Role::Spreads) {
-            if let Some(f) = busy_shared_key(cx, &index, table, out) {
+            if let Some(f) = busy_shared_key(cx, index, table, out) {
                 out.push(f);
             }
             continue;
@@ -253,7 +253,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         {
             continue;
         }
-        report(cx, &index, table, &roles, out);
+        report(cx, index, table, &roles, out);
     }
 }
 

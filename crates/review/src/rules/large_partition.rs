@@ -1,7 +1,7 @@
+use crate::stats::{Layout, Quantiles, RecommendationKind, SizeEstimate};
+use crate::stats::{format_bytes, format_count, format_duration};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::Table;
-use cqlmodel_stats::units::{format_bytes, format_count, format_duration};
-use cqlmodel_stats::{Layout, Quantiles, RecommendationKind, SizeEstimate};
 
 use super::bucketing::{bucketed_table, salted_table, span_text};
 use super::column_roles::time_clustering;

@@ -1,10 +1,10 @@
+use crate::stats::ColumnStats;
+use crate::stats::type_bytes;
+use crate::stats::{format_bytes, format_count};
 use cqlmodel_cql::ast::Order;
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::types::{CqlType, NativeType};
 use cqlmodel_schema::{Column, Table};
-use cqlmodel_stats::ColumnStats;
-use cqlmodel_stats::sizes::type_bytes;
-use cqlmodel_stats::units::{format_bytes, format_count};
 
 use super::column_roles::{native, words};
 use super::key_facts::{Change, QueryIndex, bytes_text, column_site};
@@ -111,12 +111,12 @@ const SMALL_BLOB_WORDS: &[&str] = &[
 ];
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
         for column in table.columns.iter().filter(|c| !c.is_primary_key()) {
             let stats = cx.table_stats(table).and_then(|s| s.column(&column.name));
             if column.ty.is_collection() && column.ty.is_multi_cell() {
-                check_collection(cx, &index, table, column, stats, out);
+                check_collection(cx, index, table, column, stats, out);
             } else {
                 check_value(cx, table, column, stats, out);
             }

@@ -1,6 +1,9 @@
 use cqlmodel_cql::ast::{Conditions, Statement, StatementKind};
 
+use cqlmodel_diagnostics::Severity;
+
 use super::query_facts::{format_rate, single_statements};
+use super::query_path::{QueryPath, query_path};
 use crate::context::Context;
 use crate::declare_rule;
 use crate::finding::Findings;
@@ -13,13 +16,20 @@ declare_rule! {
     /// `SERIAL` / `LOCAL_SERIAL` reads whose `@rate` reaches
     /// `thresholds.high_rate_per_second` (default 1,000/s).
     ///
+    /// A statement the query list marks frequent (`@path hot`) is on a hot path
+    /// although it has no `@rate`: a warning too.
+    ///
     /// A conditional write on a rare path is what lightweight transactions are
-    /// for (a uniqueness check at sign-up, a lock taken once a minute): it is not
-    /// reported, and neither is one without a `@rate`.
+    /// for (a uniqueness check at sign-up, a lock taken once a minute): with a
+    /// `@rate` below the threshold, or on an `admin`, `analytics` or `migration`
+    /// path, it is not reported. Without a `@rate` on an application path it is
+    /// info: a question (how often does it run?).
     ///
     /// ## Evidence
-    /// The query list: conditional statements and their `@rate`. Without a rate a
-    /// lightweight transaction is not reported.
+    /// The query list: conditional statements, their `@rate`, and `@path hot`
+    /// for a statement on every request of a busy path whose rate is not
+    /// measured. Without either, the finding is info and says that `@rate`
+    /// decides it.
     ///
     /// ## Why is this bad?
     /// A lightweight transaction runs Paxos among the partition's replicas:
@@ -59,8 +69,13 @@ declare_rule! {
 fn check(cx: &Context<'_>, out: &mut Findings) {
     let threshold = cx.config.thresholds.high_rate_per_second;
     for q in cx.queries.iter().filter(|q| q.path.error.is_none()) {
-        let Some(rate) = q.rate.filter(|r| *r >= threshold) else {
-            continue;
+        let path = query_path(q).unwrap_or(QueryPath::Application);
+        let heat = match (q.rate, path) {
+            (_, p) if p.is_offline() => continue,
+            (Some(rate), _) if rate >= threshold => Heat::Rate(rate),
+            (Some(_), _) => continue,
+            (None, QueryPath::Hot) => Heat::MarkedHot,
+            (None, _) => Heat::Unknown,
         };
         let serial_read =
             q.is_read() && matches!(q.consistency.as_deref(), Some("SERIAL" | "LOCAL_SERIAL"));
@@ -73,15 +88,46 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             (None, true) => (q.span().range(), "a SERIAL read"),
             (None, false) => continue,
         };
+        let (severity, message, evidence) = match heat {
+            Heat::Rate(rate) => (
+                Severity::Warning,
+                format!(
+                    "lightweight transaction on a high-rate path: `{}` runs {what} at {} (threshold {})",
+                    q.name,
+                    format_rate(rate),
+                    format_rate(threshold)
+                ),
+                format!("`@rate` {} on the query", format_rate(rate)),
+            ),
+            Heat::MarkedHot => (
+                Severity::Warning,
+                format!(
+                    "lightweight transaction on a hot path: `{}` runs {what} on a path the query list marks frequent (`@path hot`)",
+                    q.name
+                ),
+                format!(
+                    "`@path hot` without `@rate`: the query list says it runs on every request of a busy path; `@rate` would give the figure (a warning from {})",
+                    format_rate(threshold)
+                ),
+            ),
+            Heat::Unknown => (
+                Severity::Info,
+                format!(
+                    "`{}` runs {what}: how often? A lightweight transaction is fine on a rare path and a problem on a busy one",
+                    q.name
+                ),
+                format!(
+                    "a question: the query has no `@rate` and no `@path`; `@rate` decides it (a warning from {}), `@path hot` marks it frequent, `@path admin` rare",
+                    format_rate(threshold)
+                ),
+            ),
+        };
         let mut f = out
-            .new_finding(format!(
-                "lightweight transaction on a high-rate path: `{}` runs {what} at {} (threshold {})",
-                q.name,
-                format_rate(rate),
-                format_rate(threshold)
-            ))
+            .new_finding(message)
+            .severity(severity)
             .at(q.file, span, q.span().start, "Paxos on every execution")
             .query(q.name.clone())
+            .note(evidence)
             .note("each execution runs Paxos: four round trips to a quorum of replicas (about two with 4.1's `paxos_variant: v2`), and transactions on the same partition serialize, retry under contention and time out")
             .help(if serial_read && !is_write {
                 "read at LOCAL_QUORUM (or QUORUM) unless this read must see transactions still in flight"
@@ -93,6 +139,17 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         }
         out.push(f);
     }
+}
+
+/// How busy the statement's path is, from the query list.
+#[derive(Clone, Copy)]
+enum Heat {
+    /// `@rate` at or above the threshold.
+    Rate(f64),
+    /// `@path hot` without a rate.
+    MarkedHot,
+    /// Neither: a question.
+    Unknown,
 }
 
 #[derive(Clone, Copy)]

@@ -6,8 +6,10 @@ pub mod clustering_order_mismatch;
 mod column_roles;
 pub mod compaction_mismatch;
 pub mod constant_partition_key;
+pub mod copies_out_of_sync;
 pub mod full_scan;
 pub mod hot_partition;
+pub mod in_order_by_paging;
 pub mod invalid_query;
 mod key_facts;
 pub mod large_partition;
@@ -17,11 +19,13 @@ pub mod materialized_view_write_heavy;
 pub mod multi_partition_batch;
 pub mod mutable_primary_key;
 pub mod olap_query;
+mod partition_in;
 mod query_facts;
 pub mod query_path;
 pub mod queue_pattern;
 pub mod read_before_write;
 pub mod replication_risk;
+pub mod row_overwrite;
 pub mod scatter_gather;
 pub mod secondary_index_misuse;
 mod shared_key;
@@ -30,6 +34,7 @@ pub mod unbounded_partition;
 pub mod unserved_query;
 pub mod unused_suppression;
 pub mod unused_table;
+pub mod write_fan_out;
 
 use crate::rule::Rule;
 
@@ -57,6 +62,10 @@ pub static RULES: &[&Rule] = &[
     &mutable_primary_key::MUTABLE_PRIMARY_KEY,
     &unused_table::UNUSED_TABLE,
     &constant_partition_key::CONSTANT_PARTITION_KEY,
+    &in_order_by_paging::IN_ORDER_BY_PAGING,
+    &write_fan_out::WRITE_FAN_OUT,
+    &row_overwrite::ROW_OVERWRITE,
+    &copies_out_of_sync::COPIES_OUT_OF_SYNC,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 

@@ -5,7 +5,7 @@ use cqlmodel_schema::{Column, ColumnKind, Table};
 use super::column_roles::{
     high_cardinality_by_heuristic, named_like_mutable_attribute, native, unique_like,
 };
-use super::key_facts::{QueryIndex, column_site, statement_table, statements_of};
+use super::key_facts::{column_site, statement_table, statements_of};
 use super::table_cql::{TableSketch, derived_table_name};
 use crate::context::Context;
 use crate::declare_rule;
@@ -76,7 +76,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     let mut updates_by_column: std::collections::HashMap<&str, Vec<_>> =
         std::collections::HashMap::new();
     for u in index.updates() {

@@ -85,7 +85,7 @@ fn load<'a>(cx: &Context<'a>, table: &str, keep: fn(&Query) -> bool) -> Load<'a>
 /// row is a write, so it is a floor on the write rate when no query has a `@rate`.
 pub(crate) fn stats_growth(cx: &Context<'_>, table: &Table) -> Option<f64> {
     match cx.table_stats(table)?.volume {
-        cqlmodel_stats::Volume::Growth { rows_per_second }
+        crate::stats::Volume::Growth { rows_per_second }
             if rows_per_second.is_finite() && rows_per_second > 0.0 =>
         {
             Some(rows_per_second)

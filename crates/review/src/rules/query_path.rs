@@ -8,6 +8,9 @@ use crate::query::Query;
 pub enum QueryPath {
     /// `@path app`, or no annotation: a request path of the application.
     Application,
+    /// `@path hot` (or `frequent`): on every request of a busy path, although its
+    /// rate is not measured yet (no `@rate`).
+    Hot,
     Admin,
     Analytics,
     Migration,
@@ -15,16 +18,17 @@ pub enum QueryPath {
 
 impl QueryPath {
     /// The values `@path` accepts.
-    pub const VALUES: &'static str = "app, admin, analytics, migration";
+    pub const VALUES: &'static str = "app, hot, admin, analytics, migration";
 
     /// True off the application's request path (admin, analytics, migration).
     pub fn is_offline(self) -> bool {
-        self != QueryPath::Application
+        !matches!(self, QueryPath::Application | QueryPath::Hot)
     }
 
     pub fn name(self) -> &'static str {
         match self {
             QueryPath::Application => "app",
+            QueryPath::Hot => "hot",
             QueryPath::Admin => "admin",
             QueryPath::Analytics => "analytics",
             QueryPath::Migration => "migration",
@@ -42,6 +46,7 @@ pub fn query_path(q: &Query) -> Result<QueryPath, String> {
         .as_deref()
     {
         None | Some("app" | "application" | "") => Ok(QueryPath::Application),
+        Some("hot" | "frequent") => Ok(QueryPath::Hot),
         Some("admin") => Ok(QueryPath::Admin),
         Some("analytics") => Ok(QueryPath::Analytics),
         Some("migration") => Ok(QueryPath::Migration),

@@ -1,16 +1,11 @@
-use cqlmodel_cql::ast::{
-    BindMarker, InValues, Operator, Relation, RelationKind, Span, Statement, StatementKind, Term,
-    TermKind,
-};
 use cqlmodel_diagnostics::Severity;
-use cqlmodel_schema::Table;
 use cqlmodel_schema::access::{AccessKind, StatementType};
 
+use super::partition_in::{partition_in_span, per_partition};
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::path_table;
 use crate::finding::Findings;
-use crate::query::Query;
 
 declare_rule! {
     /// ## What it does
@@ -22,6 +17,17 @@ declare_rule! {
     /// `IN ?` with a bound list has a partition count known only at run time: it is
     /// info, or a warning on a high-rate query, never an error. Batches are left to
     /// `multi-partition-batch`.
+    ///
+    /// The threshold: Cassandra 5.0's own guardrails, `partition_keys_in_select`
+    /// (partition keys one SELECT names, the cartesian product of the IN lists
+    /// on the key's columns) and `in_select_cartesian_product`, ship disabled
+    /// (-1 in `Config`, commented out in cassandra.yaml), so the default of 10
+    /// is ours: from about ten partitions the request waits on the slowest of
+    /// ten reads, and its latency is the single read's p99 or worse. When the
+    /// cluster sets the guardrail, give its values as
+    /// `thresholds.partition_keys_in_select_warn_threshold` and
+    /// `..._fail_threshold`: a SELECT over the fail threshold is an error and
+    /// over the warn threshold a warning, with Cassandra's messages.
     ///
     /// ## Evidence
     /// The query list: IN lists with their literal sizes, and `@rate` for the hot
@@ -85,7 +91,11 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         } else {
             "writes"
         };
+        let guardrail = (q.path.statement == StatementType::Select)
+            .then(|| guardrail(cx, &table.name, q.path.partitions))
+            .flatten();
         let (severity, message) = match (q.path.partitions, hot) {
+            _ if let Some(g) = &guardrail => g.clone(),
             (Some(n), _) if n > threshold => (
                 Severity::Warning,
                 format!(
@@ -148,6 +158,30 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     }
 }
 
+/// Cassandra's `partition_keys_in_select` guardrail (`Guardrails` in 5.0), when
+/// the configuration gives the cluster's thresholds: its own messages.
+fn guardrail(cx: &Context<'_>, table: &str, partitions: Option<u64>) -> Option<(Severity, String)> {
+    let n = partitions?;
+    let t = &cx.config.thresholds;
+    if let Some(fail) = t.partition_keys_in_select_fail_threshold.filter(|f| n > *f) {
+        return Some((
+            Severity::Error,
+            format!(
+                "Aborting query with partition keys in IN clause on table {table}, number of partition keys {n} exceeds fail threshold of {fail}."
+            ),
+        ));
+    }
+    let warn = t
+        .partition_keys_in_select_warn_threshold
+        .filter(|w| n > *w)?;
+    Some((
+        Severity::Warning,
+        format!(
+            "Query with partition keys in IN clause on table {table}, with number of partition keys {n} exceeds warning threshold of {warn}."
+        ),
+    ))
+}
+
 pub(crate) fn rate_text(rate: f64) -> String {
     if rate >= 1.0 && rate.fract() == 0.0 {
         format!("{rate:.0}/s")
@@ -156,70 +190,4 @@ pub(crate) fn rate_text(rate: f64) -> String {
     } else {
         format!("{:.1}/min", rate * 60.0)
     }
-}
-
-fn where_clause(q: &Query) -> Option<&[Relation]> {
-    match &q.statement.kind {
-        StatementKind::Select(s) => Some(&s.where_clause),
-        StatementKind::Update(u) => Some(&u.where_clause),
-        StatementKind::Delete(d) => Some(&d.where_clause),
-        _ => None,
-    }
-}
-
-fn is_partition_key(table: &Table, column: &str) -> bool {
-    table.partition_key().any(|c| c.name == column)
-}
-
-/// The span of the first IN on a partition-key column.
-fn partition_in_span(table: &Table, q: &Query) -> Option<Span> {
-    where_clause(q)?.iter().find_map(|r| match &r.kind {
-        RelationKind::ColumnIn {
-            column,
-            negated: false,
-            ..
-        } if is_partition_key(table, &column.value) => Some(r.span),
-        _ => None,
-    })
-}
-
-/// The statement with every IN on the partition key replaced by `= ?`: the request
-/// the driver issues once per partition.
-fn per_partition(table: &Table, q: &Query) -> Option<String> {
-    let mut statement = q.statement.clone();
-    let relations = match &mut statement.kind {
-        StatementKind::Select(s) => &mut s.where_clause,
-        StatementKind::Update(u) => &mut u.where_clause,
-        StatementKind::Delete(d) => &mut d.where_clause,
-        _ => return None,
-    };
-    let mut changed = false;
-    for r in relations.iter_mut() {
-        if let RelationKind::ColumnIn {
-            column,
-            negated: false,
-            values: InValues::List(_) | InValues::Marker(_),
-        } = &r.kind
-            && is_partition_key(table, &column.value)
-        {
-            r.kind = RelationKind::Column {
-                column: column.clone(),
-                op: Operator::Eq,
-                value: Term {
-                    kind: TermKind::BindMarker(BindMarker::Anonymous),
-                    span: Span::default(),
-                },
-            };
-            changed = true;
-        }
-    }
-    changed.then(|| {
-        format!(
-            "{};",
-            Statement {
-                span: Span::default(),
-                ..statement
-            }
-        )
-    })
 }

@@ -5,7 +5,7 @@ use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::types::NativeType;
 use cqlmodel_schema::{Column, Index, IndexImpl, Table};
 
-use cqlmodel_stats::units::format_count;
+use crate::stats::format_count;
 
 use super::bucketing::DEFAULT_SALT_BUCKETS;
 use super::column_roles::{
@@ -168,7 +168,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     if cx.tables().all(|t| t.indexes.is_empty()) {
         return;
     }
-    let queries = QueryIndex::new(cx.queries);
+    let queries = &cx.index;
     // The queries that read through each index, by (table, index name).
     let mut users: HashMap<(&str, &str), Vec<&Query>> = HashMap::new();
     for q in cx.queries.iter().filter(|q| q.path.error.is_none()) {
@@ -185,7 +185,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             let readers = users
                 .get(&(name.as_str(), index.name.as_str()))
                 .map_or(&[][..], Vec::as_slice);
-            check_index(cx, &queries, readers, table, index, column, out);
+            check_index(cx, queries, readers, table, index, column, out);
         }
     }
 }

@@ -1,9 +1,9 @@
+use crate::stats::share_quantiles;
+use crate::stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Volume, sizes_at};
+use crate::stats::{format_bytes, format_count};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::access::AccessKind;
 use cqlmodel_schema::{Column, Table};
-use cqlmodel_stats::shape::share_quantiles;
-use cqlmodel_stats::units::{format_bytes, format_count};
-use cqlmodel_stats::{Cut, Distribution, Flow, Layout, Retention, TableStats, Volume, sizes_at};
 
 use super::bucketing::{bucketed_table, choose_bucket};
 use super::column_roles::{
@@ -123,12 +123,12 @@ struct Growth<'t> {
 }
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = QueryIndex::new(cx.queries);
+    let index = &cx.index;
     for table in cx.tables().filter(|t| !t.is_view()) {
-        let Some(growth) = assess(cx, &index, table) else {
+        let Some(growth) = assess(cx, index, table) else {
             continue;
         };
-        report(cx, &index, table, growth, out);
+        report(cx, index, table, growth, out);
     }
 }
 
