@@ -1,0 +1,143 @@
+//! What the SQL meant that the CQL text alone does not say, written on the
+//! statements that carry it: a patch column (`coalesce($1, col)`) is bound
+//! UNSET when the application has no value, and a unique key PostgreSQL
+//! compared normalized (`lower(email)`, `citext`, a nondeterministic
+//! collation) is claimed by its normalized value.
+
+use super::WriteStatement;
+use crate::derive::{KeyPart, TableDesign};
+use crate::querylist::MutationSpec;
+use crate::relational::{Entity, Model};
+
+/// The statements writing a patch column say how it is bound.
+pub(super) fn patches(m: &MutationSpec, statements: &mut [WriteStatement]) {
+    for st in statements.iter_mut() {
+        let written: Vec<String> = m
+            .patch
+            .iter()
+            .filter(|c| writes_column(&st.cql, c))
+            .map(|c| format!("`{c}`"))
+            .collect();
+        if written.is_empty() {
+            continue;
+        }
+        st.reason.push_str(&format!(
+            "; patch: {} keep{} their value when the application gives none (`coalesce($n, col)` in SQL): bind UNSET for an absent value (native protocol v4+, no cell is written), never null (a null deletes the cell: the column would be lost); on protocol v3 run one statement per given column",
+            written.join(", "),
+            if written.len() == 1 { "s" } else { "" }
+        ));
+    }
+}
+
+/// `col = ?` in an UPDATE's SET, or `col` in an INSERT's column list.
+fn writes_column(cql: &str, column: &str) -> bool {
+    let quoted = cqlmodel_cql::keywords::quote_ident(column);
+    if cql.starts_with("INSERT ") {
+        let list = cql.split(" VALUES ").next().unwrap_or_default();
+        return list
+            .split(['(', ')', ',', ' '])
+            .any(|w| w == quoted.as_str());
+    }
+    let set = cql
+        .split(" SET ")
+        .nth(1)
+        .and_then(|r| r.split(" WHERE ").next())
+        .unwrap_or_default();
+    set.split(',')
+        .any(|a| a.trim().starts_with(&format!("{quoted} = ")))
+}
+
+/// How PostgreSQL compared a unique key, when not byte for byte.
+pub(crate) fn normalization(e: &Entity, key: &[String]) -> Option<String> {
+    if let Some(ix) = e
+        .unique_indexes
+        .iter()
+        .find(|ix| ix.columns == key && !ix.expressions.is_empty())
+    {
+        return Some(format!(
+            "PostgreSQL's unique index `{}` is on `{}`",
+            ix.name,
+            ix.expressions.join("`, `")
+        ));
+    }
+    let folded: Vec<String> = key
+        .iter()
+        .filter(|c| e.attribute(c).is_some_and(|a| a.case_insensitive))
+        .map(|c| format!("`{c}`"))
+        .collect();
+    (!folded.is_empty()).then(|| {
+        format!(
+            "{} compare{} without case in PostgreSQL (citext or a nondeterministic collation)",
+            folded.join(", "),
+            if folded.len() == 1 { "s" } else { "" }
+        )
+    })
+}
+
+/// The statements on a table keyed by a normalized unique key bind the
+/// normalized value; a partial unique index says which rows it covers.
+pub(super) fn normalized_keys(
+    model: &Model,
+    tables: &[TableDesign],
+    m: &MutationSpec,
+    statements: &mut [WriteStatement],
+    notes: &mut Vec<String>,
+) {
+    let Some(e) = model.entity(&m.entity) else {
+        return;
+    };
+    for key in &e.uniques {
+        let partial = e
+            .unique_indexes
+            .iter()
+            .find(|ix| ix.columns == *key)
+            .and_then(|ix| ix.predicate.clone());
+        let how = normalization(e, key);
+        if how.is_none() && partial.is_none() {
+            continue;
+        }
+        let keyed: Vec<&str> = tables
+            .iter()
+            .filter(|t| keyed_by(t, &e.name, key))
+            .map(|t| t.name.as_str())
+            .collect();
+        for st in statements
+            .iter_mut()
+            .filter(|s| keyed.contains(&s.table.as_str()))
+        {
+            if let Some(how) = &how {
+                st.reason.push_str(&format!(
+                    "; {how}: the application binds the normalized value (lower-cased) here and in every read of this table, so that `Alice@x` and `alice@x` claim one partition"
+                ));
+            }
+            if let Some(p) = &partial {
+                st.reason.push_str(&format!(
+                    "; the unique index is partial (`WHERE {p}`): the value is claimed only while the row matches it, and released when an update takes the row out"
+                ));
+            }
+        }
+        if let Some(how) = &how
+            && m.kind == crate::querylist::MutationKind::Insert
+            && key.iter().all(|c| m.columns.contains(c))
+        {
+            notes.push(format!(
+                "unique ({}) as PostgreSQL compared it: {how}; the claim is on the normalized value, computed by the application",
+                key.join(", ")
+            ));
+        }
+    }
+}
+
+fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
+    let cols: Vec<&str> = t
+        .partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) if a.entity == entity => Some(a.column.as_str()),
+            _ => None,
+        })
+        .collect();
+    cols.len() == t.partition_key.len()
+        && cols.len() == key.len()
+        && key.iter().all(|k| cols.contains(&k.as_str()))
+}
