@@ -30,10 +30,21 @@ pub(super) fn cascades(
         return out;
     }
     let mut parents = vec![(m.entity.clone(), 0usize)];
+    let mut visited = vec![m.entity.clone()];
     while let Some((parent, depth)) = parents.pop() {
         for child in &ctx.model.entities {
             for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
                 let Some(action) = fk.on_delete else { continue };
+                if visited.contains(&child.name) {
+                    notes.push(format!(
+                        "ON DELETE {} on `{}.{}` refers back to `{}` (a tree of rows): the rows below the deleted one are not planned here; delete the subtree by a job that walks it",
+                        action_word(action),
+                        child.name,
+                        fk.columns.join(", "),
+                        parent
+                    ));
+                    continue;
+                }
                 if depth >= MAX_DEPTH {
                     notes.push(format!(
                         "ON DELETE {} of `{}` is more than {MAX_DEPTH} levels below `{}`: not planned here, delete those rows by a job",
@@ -47,17 +58,38 @@ pub(super) fn cascades(
                 let source = children_table(ctx.tables, child, &fk.columns);
                 let bound = bound(ctx.stats, child, &fk.columns);
                 let touched = ctx.mentions.get(&child.name).map_or(&[][..], Vec::as_slice);
-                let (mut n, mut whole) = (0, Vec::new());
+                let (mut n, mut whole, mut expiring) = (0, Vec::new(), Vec::new());
                 for t in touched.iter().filter_map(|i| ctx.tables.get(*i)) {
                     if already.iter().chain(&out).any(|s| s.table == t.name)
                         || matches!(t.kind, TableKind::View { .. })
                     {
                         continue;
                     }
+                    // A table whose rows expire bounds the leftovers by its
+                    // TTL: no per-row tombstones for rows that go anyway.
+                    if let (OnDelete::Cascade, Some(ttl)) = (action, t.ttl) {
+                        expiring.push(format!(
+                            "`{}` ({})",
+                            t.name,
+                            cqlmodel_stats::units::format_duration(ttl)
+                        ));
+                        continue;
+                    }
                     if action == OnDelete::Cascade
                         && let Some(st) =
                             partition_delete(ctx.keyspace, t, child, &fk.columns, &parent)
                     {
+                        let mut st = st;
+                        if depth > 0 {
+                            // The parent is itself a cascaded child: one
+                            // partition per such row.
+                            st.repeat = Some(format!(
+                                "once per `{parent}` row the cascade from `{}` deletes",
+                                m.entity
+                            ));
+                            st.reads_first =
+                                Some(format!("the `{parent}` keys the cascade deleted"));
+                        }
                         whole.push(format!("`{}`", st.table));
                         out.push(st);
                         continue;
@@ -80,8 +112,16 @@ pub(super) fn cascades(
                         if whole.len() == 1 { "s" } else { "" }
                     ));
                 }
+                if !expiring.is_empty() {
+                    note.push_str(&format!(
+                        "; {} expire{} by TTL: the children's rows there are left to expire (no per-row deletes, bounded by the TTL); reads that must not show them check the `{parent}` row",
+                        expiring.join(", "),
+                        if expiring.len() == 1 { "s" } else { "" }
+                    ));
+                }
                 notes.push(note);
                 if action == OnDelete::Cascade {
+                    visited.push(child.name.clone());
                     parents.push((child.name.clone(), depth + 1));
                 }
             }
@@ -245,8 +285,13 @@ fn cascade_note(
     } else {
         ""
     };
+    let per_row = if statements == 0 {
+        String::new()
+    } else {
+        format!("; the path runs {statements} statement(s) per child row ({found}; {rows})")
+    };
     format!(
-        "ON DELETE {} on `{}.{}`: PostgreSQL {what} when the `{parent}` went; the path runs {statements} statement(s) per child row ({found}; {rows}){null_key}",
+        "ON DELETE {} on `{}.{}`: PostgreSQL {what} when the `{parent}` went{per_row}{null_key}",
         action_word(action),
         child.name,
         fk.join(", ")
