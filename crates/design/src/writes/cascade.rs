@@ -100,6 +100,9 @@ pub(super) fn cascades(
                         .filter(|s| !s.counter || action == OnDelete::Cascade)
                     {
                         repeat_per_child(&mut st, &parent, child, action, source, &bound);
+                        if action == OnDelete::SetNull {
+                            bind_null(&mut st, t, child, &fk.columns);
+                        }
                         out.push(st);
                         n += 1;
                     }
@@ -111,6 +114,9 @@ pub(super) fn cascades(
                         whole.join(", "),
                         if whole.len() == 1 { "s" } else { "" }
                     ));
+                }
+                if n == 0 && whole.is_empty() && expiring.is_empty() {
+                    note.push_str("; no designed table holds those rows: nothing to delete");
                 }
                 if !expiring.is_empty() {
                     note.push_str(&format!(
@@ -171,6 +177,23 @@ fn children_table<'t>(tables: &'t [TableDesign], child: &Entity, fk: &[String]) 
                 })
         })
         .map(|t| t.name.as_str())
+}
+
+/// `SET NULL` writes null, not a value the application would have to bind.
+fn bind_null(st: &mut WriteStatement, t: &TableDesign, child: &Entity, fk: &[String]) {
+    for c in fk {
+        let Some(col) = t.column_of(&crate::select::ColRef {
+            entity: child.name.clone(),
+            column: c.clone(),
+        }) else {
+            continue;
+        };
+        let q = quote_ident(&col.name);
+        st.cql = st
+            .cql
+            .replace(&format!("SET {q} = ?"), &format!("SET {q} = null"))
+            .replace(&format!(", {q} = ?"), &format!(", {q} = null"));
+    }
 }
 
 /// A table partitioned by the reference holds the deleted parent's children

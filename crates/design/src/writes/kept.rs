@@ -141,3 +141,49 @@ fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
         && cols.len() == key.len()
         && key.iter().all(|k| cols.contains(&k.as_str()))
 }
+
+/// An insert that increments a count of its rows is a set insert: PostgreSQL's
+/// primary key refused the second identical row, Cassandra's INSERT is an
+/// upsert, so an unguarded increment counts a repeated row twice. The row of
+/// record is inserted `IF NOT EXISTS` and the counts run only when it applied.
+pub(super) fn guard_set_counts(
+    record: Option<&str>,
+    m: &MutationSpec,
+    statements: &mut [WriteStatement],
+    notes: &mut Vec<String>,
+) {
+    if m.kind != crate::querylist::MutationKind::Insert
+        || m.on_conflict == Some(crate::querylist::Conflict::DoUpdate)
+    {
+        return;
+    }
+    let Some(record) = record else { return };
+    let counts = statements
+        .iter()
+        .any(|s| s.counter && s.cql.contains("+ 1"));
+    let guarded = statements.iter().any(|s| s.lwt);
+    if !counts || guarded {
+        return;
+    }
+    let Some(st) = statements
+        .iter_mut()
+        .find(|s| s.table == record && s.cql.starts_with("INSERT ") && !s.counter)
+    else {
+        return;
+    };
+    st.cql.push_str(" IF NOT EXISTS");
+    st.lwt = true;
+    st.step = super::Step::Claim;
+    st.mechanism = "lightweight transaction (set insert), first".into();
+    st.reason = "the row is counted: inserted only if new (Paxos, LOCAL_SERIAL), so that a repeated insert (an upsert in Cassandra, refused by PostgreSQL's primary key) is not counted twice".into();
+    let gate = format!("the insert into `{record}` applied (`[applied]` = true)");
+    for s in statements.iter_mut().filter(|s| s.counter) {
+        s.only_when = Some(match &s.only_when {
+            Some(w) => format!("{gate}, and {w}"),
+            None => gate.clone(),
+        });
+    }
+    notes.push(format!(
+        "counted set: the insert adds a row that a count counts; it is `INSERT … IF NOT EXISTS` on `{record}` and the count is incremented only when it applied (adding the same row twice counts once, as in PostgreSQL)"
+    ));
+}
