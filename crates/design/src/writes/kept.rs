@@ -147,7 +147,8 @@ fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
 /// upsert, so an unguarded increment counts a repeated row twice. The row of
 /// record is inserted `IF NOT EXISTS` and the counts run only when it applied.
 pub(super) fn guard_set_counts(
-    record: Option<&str>,
+    model: &Model,
+    tables: &[TableDesign],
     m: &MutationSpec,
     statements: &mut [WriteStatement],
     notes: &mut Vec<String>,
@@ -157,7 +158,31 @@ pub(super) fn guard_set_counts(
     {
         return;
     }
-    let Some(record) = record else { return };
+    let Some(e) = model.entity(&m.entity) else {
+        return;
+    };
+    // A set: every primary-key column refers to another entity (a member
+    // of a playlist, a follow, a star). An entity with its own generated id
+    // is not a set: a repeat of its insert is a retry, stated by the counter.
+    let is_set = e
+        .primary_key
+        .iter()
+        .all(|c| e.foreign_keys.iter().any(|f| f.columns.contains(c)));
+    // The table whose key is the primary key and nothing else: only there
+    // does `IF NOT EXISTS` see the same row again.
+    let Some(record) = tables
+        .iter()
+        .find(|t| {
+            t.rows_by_primary_key(e)
+                && t.partition_key.len() + t.clustering.len() == e.primary_key.len()
+        })
+        .map(|t| t.name.as_str())
+    else {
+        return;
+    };
+    if !is_set {
+        return;
+    }
     let counts = statements
         .iter()
         .any(|s| s.counter && s.cql.contains("+ 1"));
