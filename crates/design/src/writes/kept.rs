@@ -22,9 +22,9 @@ pub(super) fn patches(m: &MutationSpec, statements: &mut [WriteStatement]) {
             continue;
         }
         st.reason.push_str(&format!(
-            "; patch: {} keep{} their value when the application gives none (`coalesce($n, col)` in SQL): bind UNSET for an absent value (native protocol v4+, no cell is written), never null (a null deletes the cell: the column would be lost); on protocol v3 run one statement per given column",
+            "; patch: {} {} when the application gives none (`coalesce($n, col)` in SQL): bind UNSET for an absent value (native protocol v4+, no cell is written), never null (a null deletes the cell: the column would be lost); on protocol v3 run one statement per given column",
             written.join(", "),
-            if written.len() == 1 { "s" } else { "" }
+            if written.len() == 1 { "keeps its value" } else { "keep their value" }
         ));
     }
 }
