@@ -349,3 +349,39 @@ fn output_the_review_rejects_is_an_error_of_the_design() {
     });
     assert!(found.iter().any(|f| f.is_error()), "{found:#?}");
 }
+
+#[test]
+fn a_counted_set_on_a_hot_path_is_not_guarded_and_says_so() {
+    let model = "CREATE TABLE users (user_id uuid PRIMARY KEY);
+CREATE TABLE posts (post_id uuid PRIMARY KEY);
+CREATE TABLE likes (user_id uuid NOT NULL REFERENCES users (user_id),
+                    post_id uuid NOT NULL REFERENCES posts (post_id),
+                    PRIMARY KEY (user_id, post_id));";
+    let queries = |rate: &str| {
+        format!(
+            "-- @name like @rate {rate}\nINSERT INTO likes (user_id, post_id) VALUES ($1, $2);
+-- @name likes_of_post @rate 100/s\nSELECT count(*) FROM likes WHERE post_id = $1;"
+        )
+    };
+    let run = |rate: &str| {
+        let q = queries(rate);
+        design(&DesignInput {
+            keyspace: "ks",
+            model_sql: model,
+            queries_sql: Some(&q),
+            stats_toml: None,
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let calm = run("50/s");
+    let like = path(&calm, "like");
+    assert!(
+        like.statements[0].cql.ends_with("IF NOT EXISTS"),
+        "{:#?}",
+        cqls(like)
+    );
+    let hot = run("5000/s");
+    let like = path(&hot, "like");
+    assert!(like.statements.iter().all(|s| !s.lwt), "{:#?}", cqls(like));
+    assert!(noted(like, "counts twice"), "{:?}", like.notes);
+}

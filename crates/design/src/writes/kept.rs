@@ -150,6 +150,7 @@ pub(super) fn guard_set_counts(
     model: &Model,
     tables: &[TableDesign],
     m: &MutationSpec,
+    rate: Option<f64>,
     statements: &mut [WriteStatement],
     notes: &mut Vec<String>,
 ) {
@@ -188,6 +189,17 @@ pub(super) fn guard_set_counts(
         .any(|s| s.counter && s.cql.contains("+ 1"));
     let guarded = statements.iter().any(|s| s.lwt);
     if !counts || guarded {
+        return;
+    }
+    // The review's high rate: a guard there would be a lightweight
+    // transaction on a hot path, which the design's own review flags.
+    let high = cqlmodel_review::Thresholds::default().high_rate_per_second;
+    if let Some(r) = rate.filter(|r| *r > high) {
+        notes.push(format!(
+            "counted set at {}: guarding the count with `IF NOT EXISTS` would put a lightweight transaction on a path over {}/s; the count is not guarded, so a repeated insert of the same row counts twice: the application checks the row first (a read of `{record}`) or the exact number is the set partition's row count",
+            crate::plan::rate_text(r),
+            crate::plan::trim_float(high)
+        ));
         return;
     }
     let Some(st) = statements
