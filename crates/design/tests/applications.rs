@@ -385,3 +385,36 @@ CREATE TABLE likes (user_id uuid NOT NULL REFERENCES users (user_id),
     assert!(like.statements.iter().all(|s| !s.lwt), "{:#?}", cqls(like));
     assert!(noted(like, "counts twice"), "{:?}", like.notes);
 }
+
+#[test]
+fn a_nullable_column_that_becomes_a_key_guards_its_statements() {
+    let model =
+        "CREATE TABLE tickets (ticket_id uuid PRIMARY KEY, assignee text, title text NOT NULL);";
+    let queries = "-- @name open_ticket @rate 500/s
+INSERT INTO tickets (ticket_id, assignee, title) VALUES ($1, $2, $3);
+-- @name tickets_of_assignee @rate 50/s
+SELECT ticket_id, title FROM tickets WHERE assignee = $1;";
+    let d = design(&DesignInput {
+        keyspace: "ks",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let open = path(&d, "open_ticket");
+    let by_assignee = on(open, "tickets_by_assignee");
+    // Cassandra rejects a null key component: the row is skipped there, said.
+    assert!(
+        by_assignee
+            .only_when
+            .as_deref()
+            .is_some_and(|w| w.contains("`assignee` is not null")),
+        "{by_assignee:#?}"
+    );
+    // The row itself is kept in the entity's own table.
+    assert!(
+        open.statements.iter().any(|s| s.only_when.is_none()),
+        "{:#?}",
+        cqls(open)
+    );
+}
