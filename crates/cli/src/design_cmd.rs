@@ -82,17 +82,20 @@ pub fn run_with(
     if let Err(e) = write_design(&d, out, &inputs, options) {
         return plain_error("output", &e.to_string(), json_output);
     }
+    let review_errors = d.review.iter().filter(|f| f.is_error()).count();
     let stdout = if json_output {
         serde_json::to_string_pretty(&json(&d)).unwrap_or_default() + "\n"
     } else {
         let served = d.queries.iter().filter(|q| q.table.is_some()).count();
         let mut s = format!(
-            "{} tables, {} of {} queries served, {} write paths, {} warnings → {}\n",
+            "{} tables, {} of {} queries served, {} write paths, {} warnings, own review: {} errors, {} other findings → {}\n",
             d.tables.len(),
             served,
             d.queries.len(),
             d.write_paths.len(),
             d.warnings.len(),
+            review_errors,
+            d.review.len() - review_errors,
             out.display()
         );
         s.push_str(&cqlmodel_design::verdict::verdict_text(
@@ -111,12 +114,22 @@ pub fn run_with(
                 _ => {}
             }
         }
+        for f in d.review.iter().filter(|f| f.severity != "info") {
+            s.push_str(&format!(
+                "  review {} {}{}: {}\n",
+                f.severity,
+                f.code,
+                f.rule.as_deref().map_or(String::new(), |r| format!(" {r}")),
+                f.message
+            ));
+        }
         s
     };
     // Statements the designer could not translate: the rest is written, each
-    // gets its own diagnostic, and the run is a partial result (exit 1).
+    // gets its own diagnostic, and the run is a partial result (exit 1). A
+    // design its own review rejects is a partial result too: never exit 0.
     if d.errors.is_empty() {
-        return (stdout, String::new(), 0);
+        return (stdout, String::new(), u8::from(review_errors > 0));
     }
     let diagnostics: Vec<Diagnostic> = d
         .errors

@@ -147,6 +147,14 @@ CREATE TABLE readings (
 );
 ";
 
+/// The keyspace is named after the temporary directory: the review's findings
+/// in the summary name it, so the snapshots see it as `ks_TMP`.
+fn ks_filter() -> insta::internals::SettingsBindDropGuard {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"ks_[_a-z0-9]+", "ks_TMP");
+    settings.bind_to_scope()
+}
+
 /// A directory holding the input files, and `cqlmodel design` run inside it
 /// with relative paths, so that the snapshots name `queries.sql:2:8`.
 struct Inputs {
@@ -218,6 +226,7 @@ fn model_table_without_primary_key() {
 
 #[test]
 fn queries_unsupported_construct() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries(
         "-- @name by_site\nSELECT ts FROM readings\n WHERE device_id IN (SELECT device_id FROM devices WHERE site_id = $1);\n",
     );
@@ -228,6 +237,7 @@ fn queries_unsupported_construct() {
 
 #[test]
 fn queries_unknown_table() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries("-- @name q\nSELECT ts FROM sensors WHERE device_id = $1;\n");
     assert_cmd_snapshot!(inputs.design(&["model.sql", "--queries", "queries.sql"]));
     // The rest of the design is written (exit 1).
@@ -236,6 +246,7 @@ fn queries_unknown_table() {
 
 #[test]
 fn queries_unknown_column() {
+    let _ks = ks_filter();
     let inputs =
         Inputs::with_queries("-- @name q1\nSELECT nope FROM readings WHERE device_id = $1;\n");
     assert_cmd_snapshot!(inputs.design(&["model.sql", "--queries", "queries.sql"]));
@@ -252,6 +263,7 @@ fn queries_unknown_column() {
 
 #[test]
 fn queries_join_with_no_foreign_key_path() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries(
         "SELECT r.ts\n  FROM readings r\n  JOIN sites s ON s.name = r.device_id\n WHERE r.device_id = $1;\n",
     );
@@ -262,6 +274,7 @@ fn queries_join_with_no_foreign_key_path() {
 
 #[test]
 fn queries_contradictory_annotations() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries(
         "-- @name a @rate 5/s @rate 6/s\nSELECT ts FROM readings WHERE device_id = $1;\n",
     );
@@ -287,6 +300,7 @@ fn stats_bad_value() {
 /// must not push the caret to the right.
 #[test]
 fn multi_byte_characters_before_the_error_column() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries(
         "-- @name q\n/* 😀 */ SELECT température, nope FROM readings WHERE device_id = $1;\n",
     );
@@ -305,6 +319,7 @@ fn multi_byte_characters_before_the_error_column() {
 /// sqlparser's own positions (a syntax error) count characters too.
 #[test]
 fn multi_byte_characters_before_a_syntax_error() {
+    let _ks = ks_filter();
     let inputs = Inputs::with_queries(
         "-- @name q\nSELECT température,, ts FROM readings WHERE device_id = $1; -- ✓\n",
     );

@@ -36,6 +36,7 @@ pub mod report;
 pub mod safe_names;
 pub mod schema_out;
 pub mod select;
+pub mod self_review;
 pub mod split;
 pub mod sql_limits;
 pub mod verdict;

@@ -49,7 +49,25 @@ pub fn decide(model: &Model, specs: &mut [QuerySpec]) -> Meaning {
     increments(model, specs, &mut meaning);
     compare_and_sets(specs, &mut meaning);
     claims(model, specs, &mut meaning);
+    patches(specs, &mut meaning);
     meaning
+}
+
+/// `SET col = coalesce($1, col)`: "leave it when not given".
+fn patches(specs: &mut [QuerySpec], meaning: &mut Meaning) {
+    for (name, m) in mutations(specs) {
+        if m.patch.is_empty() {
+            continue;
+        }
+        let cols: Vec<String> = m.patch.iter().map(|c| format!("`{c}`")).collect();
+        meaning.note(
+            name,
+            format!(
+                "patch update: {} keep their value when the parameter is null (`coalesce($n, col)`); the CQL binds UNSET for them (protocol v4+), never null, which would delete the stored value",
+                cols.join(", ")
+            ),
+        );
+    }
 }
 
 fn mutations(specs: &mut [QuerySpec]) -> impl Iterator<Item = (&String, &mut MutationSpec)> {

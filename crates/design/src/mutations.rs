@@ -77,6 +77,9 @@ pub struct MutationSpec {
     pub conditions: Vec<Condition>,
     /// Columns assigned relative to their old value (`n = n + $1`).
     pub increments: Vec<String>,
+    /// Columns assigned `coalesce($n, col)`: a patch, left as they are when
+    /// the application gives no value.
+    pub patch: Vec<String>,
     pub on_conflict: Option<Conflict>,
     /// Range predicates of a mutation that names many rows.
     pub ranges: Vec<RangeBound>,
@@ -116,6 +119,8 @@ pub(crate) fn mutation(
                 let column = check_column(&scope, &entity, &object_name(n))?;
                 if relative_to_itself(&scope, &column, &a.value)? {
                     m.increments.push(column.clone());
+                } else if keeps_itself_when_null(&column, &a.value) {
+                    m.patch.push(column.clone());
                 }
                 m.columns.push(column);
             }
@@ -214,6 +219,22 @@ fn relative_to_itself(scope: &Scope, column: &str, value: &Expr) -> Result<bool,
         BinaryOperator::Minus => is_self(left)?,
         _ => false,
     })
+}
+
+/// `coalesce($1, col)` (any number of arguments, the column last): the
+/// column keeps its value when the parameter is null.
+fn keeps_itself_when_null(column: &str, value: &Expr) -> bool {
+    let text = strip(value).to_string();
+    let lower = text.to_ascii_lowercase();
+    let Some(args) = lower
+        .strip_prefix("coalesce(")
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let last = args.rsplit(',').next().unwrap_or_default().trim();
+    let last = last.rsplit('.').next().unwrap_or_default();
+    unquote(last) == column && args.contains(',')
 }
 
 fn strip(e: &Expr) -> &Expr {

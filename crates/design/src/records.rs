@@ -26,7 +26,7 @@ pub fn keep_every_write(
     tables: &mut Vec<TableDesign>,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    for (entity, why) in records_needed(specs, meaning, tables) {
+    for (entity, why) in records_needed(model, specs, meaning, tables) {
         ensure_lookup(model, &entity, tables, &why);
     }
     for (entity, key) in &meaning.unique_claims {
@@ -61,6 +61,7 @@ fn attr(entity: &str, column: &str) -> ColRef {
 
 /// The entities that need their row of record, with the reason.
 fn records_needed(
+    model: &Model,
     specs: &[QuerySpec],
     meaning: &Meaning,
     tables: &[TableDesign],
@@ -102,6 +103,17 @@ fn records_needed(
                         && matches!(&c.part, KeyPart::Attr(a) if crate::derive::class_of(&t.classes, a).iter().chain(std::iter::once(a)).any(|x| x.entity == m.entity))
                 })
         });
+        let nullable_keys = nullable_keyed(model, &m.entity, tables);
+        if m.kind == MutationKind::Insert && !nullable_keys.is_empty() {
+            need(
+                &m.entity,
+                format!(
+                    "every table of `{}` rows is keyed by an attribute that may be null ({}): Cassandra refuses a null key, so those tables skip such a row, and the canonical table keeps it",
+                    m.entity,
+                    nullable_keys.join(", ")
+                ),
+            );
+        }
         if !lost.is_empty() {
             need(
                 &m.entity,
@@ -123,6 +135,39 @@ fn records_needed(
         }
     }
     out
+}
+
+/// The nullable key attributes when every table holding `entity`'s rows has
+/// one (a row with it null would be stored nowhere); else nothing.
+fn nullable_keyed(model: &Model, entity: &str, tables: &[TableDesign]) -> Vec<String> {
+    let Some(e) = model.entity(entity) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut holders = 0;
+    for t in tables.iter().filter(|t| t.grain == [entity.to_string()]) {
+        holders += 1;
+        let nullable: Vec<String> = t
+            .partition_key
+            .iter()
+            .chain(t.clustering.iter().map(|(p, _)| p))
+            .filter_map(|p| match p {
+                KeyPart::Attr(a) | KeyPart::Bucket(a, _)
+                    if a.entity == entity && e.nullable(&a.column) =>
+                {
+                    Some(format!("`{}`", a.column))
+                }
+                _ => None,
+            })
+            .collect();
+        if nullable.is_empty() {
+            return Vec::new();
+        }
+        found.extend(nullable);
+    }
+    found.sort();
+    found.dedup();
+    if holders == 0 { Vec::new() } else { found }
 }
 
 /// A table keyed by the UNIQUE key alone, holding the owner's primary key:

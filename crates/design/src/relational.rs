@@ -2,8 +2,8 @@
 //! read with `sqlparser` into entities, keys and foreign keys.
 
 use sqlparser::ast::{
-    AlterTableOperation, ColumnOption, CreateTable, ObjectName, Statement, TableConstraint,
-    UserDefinedTypeRepresentation,
+    AlterColumnOperation, AlterTableOperation, ColumnOption, CreateTable, ObjectName, Statement,
+    TableConstraint, UserDefinedTypeRepresentation,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
@@ -21,6 +21,12 @@ pub struct Attribute {
     pub cql_type: String,
     /// `NOT NULL` (or part of the primary key): a value on every row.
     pub not_null: bool,
+    /// `DEFAULT …` as written (`now()`, `gen_random_uuid()`,
+    /// `nextval('…'::regclass)`): what PostgreSQL fills when the INSERT omits it.
+    pub default: Option<String>,
+    /// `citext`, or a nondeterministic collation: equality ignores case, so a
+    /// UNIQUE key on it is unique case-insensitively.
+    pub case_insensitive: bool,
 }
 
 /// `FOREIGN KEY (columns) REFERENCES table (referenced)`.
@@ -29,6 +35,29 @@ pub struct ForeignKey {
     pub columns: Vec<String>,
     pub table: String,
     pub referenced: Vec<String>,
+    /// `ON DELETE CASCADE` / `SET NULL` / `SET DEFAULT`: what PostgreSQL does to
+    /// the children when the parent row goes (`None`: NO ACTION / RESTRICT).
+    pub on_delete: Option<OnDelete>,
+}
+
+/// What a parent's delete does to the rows referring to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDelete {
+    Cascade,
+    SetNull,
+}
+
+/// A `CREATE UNIQUE INDEX`: a unique key declared outside a constraint,
+/// perhaps on an expression (`lower(email)`) or for some rows only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UniqueIndex {
+    pub name: String,
+    /// The entity's columns the index reads (also pushed to `Entity::uniques`).
+    pub columns: Vec<String>,
+    /// The indexed expressions that are not plain columns (`lower((email)::text)`).
+    pub expressions: Vec<String>,
+    /// `WHERE …` of a partial index: unique among those rows only.
+    pub predicate: Option<String>,
 }
 
 /// One relational table.
@@ -39,6 +68,8 @@ pub struct Entity {
     pub primary_key: Vec<String>,
     pub uniques: Vec<Vec<String>>,
     pub foreign_keys: Vec<ForeignKey>,
+    /// `CREATE UNIQUE INDEX`es on the entity (their column sets are in `uniques`).
+    pub unique_indexes: Vec<UniqueIndex>,
     pub line: usize,
 }
 
@@ -115,7 +146,6 @@ const IGNORED: &[&str] = &[
     "CREATE SCHEMA",
     "ALTER SCHEMA",
     "CREATE INDEX",
-    "CREATE UNIQUE",
     "CREATE FUNCTION",
     "CREATE OR",
     "CREATE TRIGGER",
@@ -123,6 +153,7 @@ const IGNORED: &[&str] = &[
     "CREATE MATERIALIZED",
     "ALTER FUNCTION",
     "ALTER TYPE",
+    "ALTER COLLATION",
     "ALTER DEFAULT",
     "CREATE DOMAIN",
     "CREATE POLICY",
@@ -139,9 +170,20 @@ pub fn parse_model(text: &str) -> Result<Model, DesignError> {
     let mut enums = Vec::new();
     let mut tables: Vec<(CreateTable, usize)> = Vec::new();
     let mut alters: Vec<(String, TableConstraint, (usize, usize))> = Vec::new();
+    let mut defaults: Vec<(String, String, String)> = Vec::new();
+    let mut unique_indexes: Vec<(String, sqlparser::ast::CreateIndex)> = Vec::new();
+    let mut case_insensitive_collations: Vec<String> = Vec::new();
     for chunk in &chunks {
         let one = chunk.keyword(0);
         let two = format!("{one} {}", chunk.keyword(1));
+        if two == "CREATE COLLATION" {
+            // A nondeterministic collation compares case-insensitively (ICU
+            // level 2): a UNIQUE key under it is unique without case.
+            if let Some(name) = nondeterministic_collation(&chunk.text) {
+                case_insensitive_collations.push(name);
+            }
+            continue;
+        }
         if IGNORED.contains(&one.as_str()) || IGNORED.contains(&two.as_str()) {
             continue;
         }
@@ -156,11 +198,28 @@ pub fn parse_model(text: &str) -> Result<Model, DesignError> {
             Statement::AlterTable(alter) => {
                 let table = object_name(&alter.name);
                 for op in alter.operations {
-                    if let AlterTableOperation::AddConstraint { constraint, .. } = op {
-                        alters.push((table.clone(), constraint, at));
+                    match op {
+                        AlterTableOperation::AddConstraint { constraint, .. } => {
+                            alters.push((table.clone(), constraint, at));
+                        }
+                        // pg_dump writes a serial's default apart:
+                        // `ALTER COLUMN id SET DEFAULT nextval('…'::regclass)`.
+                        AlterTableOperation::AlterColumn {
+                            column_name,
+                            op: AlterColumnOperation::SetDefault { value },
+                        } => defaults.push((
+                            table.clone(),
+                            unquote(&column_name.to_string()),
+                            value.to_string(),
+                        )),
+                        _ => {}
                     }
                 }
             }
+            Statement::CreateIndex(index) if index.unique => {
+                unique_indexes.push((object_name(&index.table_name), index));
+            }
+            Statement::CreateIndex(_) => {}
             other => {
                 return Err(DesignError::new(
                     DesignErrorKind::Unsupported,
@@ -176,7 +235,24 @@ pub fn parse_model(text: &str) -> Result<Model, DesignError> {
     }
     let mut model = Model::default();
     for (ct, line) in tables {
-        model.entities.push(entity(&ct, line, &enums)?);
+        model
+            .entities
+            .push(entity(&ct, line, &enums, &case_insensitive_collations)?);
+    }
+    for (table, column, value) in defaults {
+        if let Some(a) = model
+            .entities
+            .iter_mut()
+            .find(|e| e.name == table)
+            .and_then(|e| e.attributes.iter_mut().find(|a| a.name == column))
+        {
+            a.default = Some(value);
+        }
+    }
+    for (table, index) in &unique_indexes {
+        if let Some(e) = model.entities.iter_mut().find(|e| e.name == *table) {
+            add_unique_index(e, index);
+        }
     }
     for (table, constraint, at) in alters {
         let Some(e) = model.entities.iter_mut().find(|e| e.name == table) else {
@@ -248,7 +324,12 @@ pub(crate) fn statement_kind(s: &Statement) -> String {
         .join(" ")
 }
 
-fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, DesignError> {
+fn entity(
+    ct: &CreateTable,
+    line: usize,
+    enums: &[String],
+    case_insensitive_collations: &[String],
+) -> Result<Entity, DesignError> {
     let name = object_name(&ct.name);
     let mut e = Entity {
         name: name.clone(),
@@ -256,6 +337,7 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
         primary_key: Vec::new(),
         uniques: Vec::new(),
         foreign_keys: Vec::new(),
+        unique_indexes: Vec::new(),
         line,
     };
     for col in &ct.columns {
@@ -272,6 +354,8 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
             ));
         };
         let mut not_null = false;
+        let mut default = None;
+        let mut case_insensitive = pg_type.to_ascii_lowercase().ends_with("citext");
         for opt in &col.options {
             match &opt.option {
                 ColumnOption::NotNull => not_null = true,
@@ -280,11 +364,19 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
                     e.primary_key = vec![column.clone()];
                 }
                 ColumnOption::Unique(_) => e.uniques.push(vec![column.clone()]),
-                ColumnOption::ForeignKey(fk) => e.foreign_keys.push(foreign_key(
-                    vec![column.clone()],
-                    &fk.foreign_table,
-                    &fk.referred_columns,
-                )),
+                ColumnOption::ForeignKey(fk) => {
+                    let mut key = foreign_key(
+                        vec![column.clone()],
+                        &fk.foreign_table,
+                        &fk.referred_columns,
+                    );
+                    key.on_delete = on_delete(fk.on_delete);
+                    e.foreign_keys.push(key);
+                }
+                ColumnOption::Default(expr) => default = Some(expr.to_string()),
+                ColumnOption::Collation(c) => {
+                    case_insensitive |= case_insensitive_collations.contains(&object_name(c));
+                }
                 _ => {}
             }
         }
@@ -293,6 +385,8 @@ fn entity(ct: &CreateTable, line: usize, enums: &[String]) -> Result<Entity, Des
             pg_type,
             cql_type: cql,
             not_null,
+            default,
+            case_insensitive,
         });
     }
     for c in &ct.constraints {
@@ -317,18 +411,84 @@ fn foreign_key(
         columns,
         table: object_name(table),
         referenced: referred.iter().map(|c| unquote(&c.to_string())).collect(),
+        on_delete: None,
     }
+}
+
+fn on_delete(action: Option<sqlparser::ast::ReferentialAction>) -> Option<OnDelete> {
+    match action? {
+        sqlparser::ast::ReferentialAction::Cascade => Some(OnDelete::Cascade),
+        sqlparser::ast::ReferentialAction::SetNull => Some(OnDelete::SetNull),
+        _ => None,
+    }
+}
+
+/// `CREATE COLLATION name (…, deterministic = false)`: its name.
+fn nondeterministic_collation(text: &str) -> Option<String> {
+    let flat: String = text
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if !flat.contains("deterministic=false") && !flat.contains("deterministic='false'") {
+        return None;
+    }
+    let rest = text.split_whitespace().nth(2)?;
+    let name = rest.split('(').next()?;
+    let last = name.rsplit('.').next()?;
+    Some(unquote(last))
+}
+
+/// A unique index: the entity's columns it reads are a unique key (of
+/// their normalized value when the index is on an expression).
+fn add_unique_index(e: &mut Entity, index: &sqlparser::ast::CreateIndex) {
+    let mut columns = Vec::new();
+    let mut expressions = Vec::new();
+    for c in &index.columns {
+        let text = c.column.expr.to_string();
+        let plain = unquote(&text);
+        if e.attribute(&plain).is_some() {
+            columns.push(plain);
+            continue;
+        }
+        expressions.push(text.clone());
+        let words: Vec<String> = text
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+            .map(str::to_ascii_lowercase)
+            .collect();
+        for a in &e.attributes {
+            if words.contains(&a.name) && !columns.contains(&a.name) {
+                columns.push(a.name.clone());
+            }
+        }
+    }
+    if columns.is_empty() {
+        return;
+    }
+    if !e.uniques.contains(&columns) {
+        e.uniques.push(columns.clone());
+    }
+    e.unique_indexes.push(UniqueIndex {
+        name: index.name.as_ref().map(object_name).unwrap_or_default(),
+        columns,
+        expressions,
+        predicate: index.predicate.as_ref().map(ToString::to_string),
+    });
 }
 
 fn add_constraint(e: &mut Entity, c: &TableConstraint) {
     match c {
         TableConstraint::PrimaryKey(pk) => e.primary_key = index_columns(&pk.columns),
         TableConstraint::Unique(u) => e.uniques.push(index_columns(&u.columns)),
-        TableConstraint::ForeignKey(fk) => e.foreign_keys.push(foreign_key(
-            fk.columns.iter().map(|c| unquote(&c.to_string())).collect(),
-            &fk.foreign_table,
-            &fk.referred_columns,
-        )),
+        TableConstraint::ForeignKey(fk) => {
+            let mut key = foreign_key(
+                fk.columns.iter().map(|c| unquote(&c.to_string())).collect(),
+                &fk.foreign_table,
+                &fk.referred_columns,
+            );
+            key.on_delete = on_delete(fk.on_delete);
+            e.foreign_keys.push(key);
+        }
         _ => {}
     }
 }

@@ -82,6 +82,7 @@ pub fn json(d: &Design) -> Value {
         "write_paths": d.write_paths,
         "placements": crate::placements::placements(&d.model, &d.tables),
         "warnings": d.warnings,
+        "review": d.review,
         "errors": d.errors.iter().map(error_json).collect::<Vec<_>>(),
     })
 }
@@ -265,6 +266,7 @@ pub fn report_md(d: &Design) -> String {
             ));
         }
     }
+    self_review_md(d, &mut s);
     if !d.warnings.is_empty() {
         s.push_str("\n## Warnings\n\n");
         for w in &d.warnings {
@@ -272,6 +274,38 @@ pub fn report_md(d: &Design) -> String {
         }
     }
     s
+}
+
+/// What `cqlmodel review` says of the design's own schema and queries.
+fn self_review_md(d: &Design, s: &mut String) {
+    let errors = d.review.iter().filter(|f| f.is_error()).count();
+    s.push_str(&format!(
+        "\n## The design's own review\n\n`cqlmodel review` on the schema, queries and statistics above: {} error(s), {} other finding(s).{}\n\n",
+        errors,
+        d.review.len() - errors,
+        if errors > 0 {
+            " The design is not ready: fix the model or the query list where an error points (`design` exits 1)."
+        } else {
+            ""
+        }
+    ));
+    for f in &d.review {
+        let at = match (&f.table, &f.query) {
+            (_, Some(q)) => format!(" ({})", md_code(q)),
+            (Some(t), None) => format!(" ({})", md_code(t)),
+            (None, None) => String::new(),
+        };
+        s.push_str(&format!(
+            "- {} {}{}{}: {}\n",
+            f.severity,
+            md_code(&f.code),
+            f.rule
+                .as_deref()
+                .map_or(String::new(), |r| format!(" {}", md_code(r))),
+            at,
+            md_line(&f.message)
+        ));
+    }
 }
 
 /// Per entity, the tables and columns that store each attribute.

@@ -206,6 +206,25 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             alternative: "cache the result, or compute it by a periodic job; if it must be online, give the query a selective attribute".into(),
         });
     }
+    if time_range.is_none()
+        && spec
+            .equalities
+            .iter()
+            .all(|(c, _)| attr_type(model, c).is_some_and(|t| t == "boolean"))
+    {
+        let names: Vec<String> = spec
+            .equalities
+            .iter()
+            .map(|(c, _)| format!("`{}.{}`", c.entity, c.column))
+            .collect();
+        return Err(OffPath {
+            reason: format!(
+                "only boolean equalities ({}): as the partition key they would put every row in two partitions (the review's hot and unbounded partition); the design refuses such a key",
+                names.join(", ")
+            ),
+            alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the flag of the entity's table, read with a LIMIT, or a periodic job that writes the flagged rows' ids into bucketed partitions".into(),
+        });
+    }
     let first = spec.entities.first().cloned().unwrap_or_default();
     let grain = grain_of(model, spec, &classes(spec, &first));
     let root = row_entity(spec, &grain);

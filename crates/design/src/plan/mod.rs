@@ -43,6 +43,10 @@ pub struct Design {
     pub queries: Vec<QueryPlan>,
     pub write_paths: Vec<WritePath>,
     pub warnings: Vec<String>,
+    /// The review of the design's own schema and queries (`crates/review`):
+    /// an error here makes the run a partial result (exit 1).
+    #[serde(skip)]
+    pub review: Vec<crate::self_review::SelfFinding>,
     /// The statements of the query list the designer could not translate: the
     /// rest is designed without them (the command exits 1).
     #[serde(skip)]
@@ -275,19 +279,27 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             &mut table_stats,
         );
     }
-    Ok(Design {
+    let mut d = Design {
         keyspace: input.keyspace.to_string(),
         tables,
         queries,
         write_paths,
         warnings,
+        review: Vec::new(),
         errors: query_errors,
         model,
         specs,
         table_stats,
         entity_stats,
         transactions,
-    })
+    };
+    d.review = crate::self_review::review_output(&crate::self_review::Output {
+        keyspace: &d.keyspace,
+        schema_cql: &d.schema_cql(),
+        queries_cql: &d.queries_cql(),
+        stats: &d.table_stats,
+    });
+    Ok(d)
 }
 
 /// Two reads given one `@table` name whose keys differ cannot share a table:

@@ -2,10 +2,13 @@
 //! every table in step, with the consistency mechanism of each table and what is
 //! not atomic.
 
+mod cascade;
 mod clauses;
 mod conditions;
 mod counters;
+mod defaults;
 mod fan_out;
+mod kept;
 mod mechanisms;
 mod path;
 mod presence;

@@ -68,6 +68,8 @@ pub(super) fn plan_path(
         }
         None => table_statements(ctx, &name, &m, &mut notes, warnings),
     };
+    let children = super::cascade::cascades(ctx, &m, &statements, &mut notes);
+    statements.extend(children);
     if let Some(n) = conditions::apply(model, tables, &m, ctx.meaning, &mut statements) {
         warnings.push(format!("{name}: {n}"));
     }
@@ -79,11 +81,15 @@ pub(super) fn plan_path(
         ));
     }
     let record = conditions::record_table(model, tables, &m.entity).map(|t| t.name.clone());
+    super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
     order(ctx, &m, record.as_deref(), &mut statements);
     assign_mechanisms(&mut statements);
     conditions::explain(&mut statements, &m, rate, record.as_deref());
+    super::kept::patches(&m, &mut statements);
+    super::kept::normalized_keys(model, tables, &m, &mut statements, &mut notes);
+    let defaulted = super::defaults::fill_defaults(model, tables, &m, &mut statements, &mut notes);
     let not_atomic = not_atomic(&statements);
-    notes.extend(generated_key(model, &m));
+    notes.extend(generated_key(model, &m, &defaulted));
     WritePath {
         name,
         entity: m.entity.clone(),
@@ -216,7 +222,7 @@ fn not_atomic(statements: &[WriteStatement]) -> String {
 
 /// A key PostgreSQL fills (a sequence, a default) has no counterpart:
 /// Cassandra has no sequences, the application makes the value.
-fn generated_key(model: &Model, m: &MutationSpec) -> Option<String> {
+fn generated_key(model: &Model, m: &MutationSpec, defaulted: &[String]) -> Option<String> {
     if m.kind != MutationKind::Insert {
         return None;
     }
@@ -224,7 +230,7 @@ fn generated_key(model: &Model, m: &MutationSpec) -> Option<String> {
     let generated: Vec<String> = e
         .primary_key
         .iter()
-        .filter(|c| !m.columns.contains(c))
+        .filter(|c| !m.columns.contains(c) && !defaulted.contains(c))
         .map(|c| format!("`{c}`"))
         .collect();
     (!generated.is_empty()).then(|| {

@@ -208,8 +208,20 @@ pub fn write_keys(c: &Case, d: &Design) -> Vec<Problem> {
                 )));
                 continue;
             };
+            // A cascade's partition delete binds the child's reference, which
+            // is the deleted row's own key (the foreign key says so).
+            let references_row = |a: &cqlmodel_design::select::ColRef| {
+                d.model.entity(&a.entity).is_some_and(|child| {
+                    child.foreign_keys.iter().any(|fk| {
+                        fk.table == entity
+                            && fk.on_delete.is_some()
+                            && fk.columns.contains(&a.column)
+                    })
+                })
+            };
             let from_row = |a: &cqlmodel_design::select::ColRef| {
                 a.entity == entity
+                    || (kind == Kind::Delete && references_row(a))
                     || t.classes
                         .iter()
                         .any(|cl| cl.contains(a) && cl.iter().any(|m| m.entity == entity))
