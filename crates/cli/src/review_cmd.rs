@@ -200,7 +200,7 @@ fn input_error(diags: &[Diagnostic], sources: &SourceMap, args: &ReviewArgs) -> 
             code: 2,
         },
         _ => Output {
-            stdout: pretty(&review_document(diags, &[], sources, 2)),
+            stdout: pretty(&review_document(diags, &[], sources, 2, None)),
             stderr: String::new(),
             code: 2,
         },
