@@ -5,8 +5,12 @@
 
 use std::time::Duration;
 
-use cqlmodel_cluster::{ClusterOptions, ClusterSnapshot, read_cluster};
-use cqlmodel_diagnose::{InputFormat, NodeStats, Origin, TableStats};
+use cqlmodel_cluster::{
+    ClusterOptions, ClusterSnapshot, Distribution, TableEstimate, read_cluster,
+};
+use cqlmodel_diagnose::{
+    HistogramRow, InputFormat, NodeStats, Origin, Percentile, TableHistogram, TableStats,
+};
 use cqlmodel_diagnostics::{Diagnostic, SourceFile, SourceMap};
 use cqlmodel_schema::Schema;
 
@@ -19,13 +23,18 @@ pub struct Live {
     pub notes: Vec<Diagnostic>,
 }
 
-/// Reads the cluster; appends one NodeStats per node that answered.
+/// Reads the cluster; appends one NodeStats per node that answered, and the
+/// latency percentiles of the `system_views` tables as histograms.
 pub fn read(
     args: &DiagnoseArgs,
     sources: &mut SourceMap,
     stats: &mut Vec<NodeStats>,
+    histograms: &mut Vec<TableHistogram>,
 ) -> Result<Live, String> {
     let options = ClusterOptions {
+        ssl: args.ssl,
+        ca_file: args.ca_file.clone(),
+        datacenter: args.dc.clone(),
         contact_points: args.cluster.clone(),
         username: args
             .username
@@ -62,6 +71,7 @@ pub fn read(
         );
     }
     stats.extend(node_stats(&snapshot, file));
+    histograms.extend(latency_histograms(&snapshot, file));
     Ok(Live {
         schema: Some(build.schema),
         notes,
@@ -78,15 +88,11 @@ fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
             tables: n
                 .tables
                 .iter()
-                .map(|t| TableStats {
-                    keyspace: t.keyspace.clone(),
-                    table: t.table.clone(),
-                    partitions_estimate: Some(t.partitions),
-                    partition_mean_bytes: Some(t.mean_partition_bytes),
-                    partition_max_bytes: t.largest_partition.as_ref().map(|(_, b)| *b),
-                    top_partitions_by_size: t.largest_partition.iter().cloned().collect(),
-                    origin: table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
-                    ..TableStats::default()
+                .map(|t| {
+                    table_stats(
+                        t,
+                        table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
+                    )
                 })
                 .collect(),
             origin: Origin {
@@ -96,6 +102,67 @@ fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
             },
         })
         .collect()
+}
+
+/// What tablestats would say, from the system tables: estimates, the largest
+/// partition, disk use, counts and the tombstones per read (its p50 standing
+/// for tablestats' mean, its max for the maximum).
+fn table_stats(t: &TableEstimate, origin: Origin) -> TableStats {
+    let count = |d: &Option<Distribution>| d.and_then(|d| d.count);
+    TableStats {
+        keyspace: t.keyspace.clone(),
+        table: t.table.clone(),
+        partitions_estimate: t.partitions,
+        partition_mean_bytes: t.mean_partition_bytes,
+        partition_max_bytes: t.max_partition_bytes,
+        space_used_live: t.disk_bytes,
+        local_read_count: count(&t.read_latency_ms),
+        local_write_count: count(&t.write_latency_ms),
+        avg_tombstones_per_slice: t.tombstones_per_read.and_then(|d| d.p50),
+        max_tombstones_per_slice: t.tombstones_per_read.and_then(|d| d.max),
+        avg_live_cells_per_slice: t.rows_per_read.and_then(|d| d.p50),
+        max_live_cells_per_slice: t.rows_per_read.and_then(|d| d.max),
+        top_partitions_by_size: t.largest_partitions.clone(),
+        top_partitions_by_tombstones: t.most_tombstones.clone(),
+        origin,
+        ..TableStats::default()
+    }
+}
+
+/// The read/write latency percentiles (ms in the views, µs in histograms) of
+/// the tables that were read at all.
+fn latency_histograms(snapshot: &ClusterSnapshot, file: usize) -> Vec<TableHistogram> {
+    let mut out = Vec::new();
+    for n in &snapshot.nodes {
+        for t in &n.tables {
+            let (r, w) = (t.read_latency_ms, t.write_latency_ms);
+            if r.and_then(|d| d.count).unwrap_or(0) == 0
+                && w.and_then(|d| d.count).unwrap_or(0) == 0
+            {
+                continue;
+            }
+            let us = |d: Option<Distribution>, pick: fn(&Distribution) -> Option<f64>| {
+                d.as_ref().and_then(pick).map(|ms| ms * 1000.0)
+            };
+            let row = |pick: fn(&Distribution) -> Option<f64>| HistogramRow {
+                read_latency_us: us(r, pick),
+                write_latency_us: us(w, pick),
+                ..HistogramRow::default()
+            };
+            out.push(TableHistogram {
+                node: n.address.clone(),
+                keyspace: t.keyspace.clone(),
+                table: t.table.clone(),
+                rows: vec![
+                    (Percentile::P50, row(|d| d.p50)),
+                    (Percentile::P99, row(|d| d.p99)),
+                    (Percentile::Max, row(|d| d.max)),
+                ],
+                origin: table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
+            });
+        }
+    }
+    out
 }
 
 /// The rebuilt `CREATE TABLE` line of a table, so findings point at it.

@@ -249,13 +249,29 @@ fn attach_key_change(
         .map(|r| r.value / per_row.unwrap_or(1.0))
         .find(|v| *v > cx.thresholds.partition_rows)
         .unwrap_or(0.0);
+    // Skew alone (nothing over the limits): the change aims at the skew floor
+    // (a tenth of the limit), the size under which DG003 does not fire, so
+    // that the hot key's partitions end up ordinary, not merely legal.
+    let skew_only = bytes <= cx.thresholds.partition_bytes && rows == 0.0;
+    let limit_bytes = if skew_only {
+        cx.thresholds.partition_bytes / 10.0
+    } else {
+        cx.thresholds.partition_bytes
+    };
     let m = Measured {
         bytes,
         rows,
-        limit_bytes: cx.thresholds.partition_bytes,
+        limit_bytes,
         limit_rows: cx.thresholds.partition_rows,
     };
     let change = propose(table, cx.schema_or_empty(), &m, cx.data_age);
+    if skew_only {
+        first.notes.push(format!(
+            "the largest partition is under the {} limit: the change is sized to bring it to half of {} (the size under which a partition is not called skewed)",
+            format_bytes(cx.thresholds.partition_bytes),
+            format_bytes(limit_bytes)
+        ));
+    }
     first.notes.extend(change.notes.iter().cloned());
     match &change.validation {
         Ok(()) => first
