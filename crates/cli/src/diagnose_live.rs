@@ -62,7 +62,14 @@ pub fn read(
         );
     }
     let parsed = cqlmodel_cql::parse(&snapshot.schema_cql);
-    let build = cqlmodel_schema::build_schema(file, &parsed.statements);
+    // What the cluster holds, it accepted: views and SASI are enabled there.
+    let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
+        materialized_views_enabled: true,
+        sasi_indexes_enabled: true,
+        ..cqlmodel_schema::Settings::default()
+    });
+    builder.add_statements(file, &parsed.statements);
+    let build = builder.finish();
     for e in &build.errors {
         notes.push(
             Diagnostic::warning("cluster", format!("the rebuilt schema: {e}"))

@@ -230,8 +230,8 @@ fn create_table(
             ("compression", compression),
             ("caching", caching),
         ] {
-            if let Some(map) = map.as_ref().filter(|m| !m.is_empty()) {
-                with.push(format!("{name} = {}", map_literal(map)));
+            if let Some(map) = map.as_ref().and_then(|m| without_defaults(name, m)) {
+                with.push(format!("{name} = {}", map_literal(&map)));
             }
         }
     }
@@ -246,6 +246,46 @@ fn create_table(
         ident(t),
         defs.join(", ")
     )
+}
+
+/// The option as the user would have written it: the entries Cassandra fills in
+/// (`max_threshold` 32, `min_threshold` 4) are left out, and the whole option when
+/// it is Cassandra's default (size-tiered compaction, LZ4 in 16 KiB chunks, keys
+/// cached and rows not). `None`: nothing to write.
+fn without_defaults(option: &str, map: &Map) -> Option<Map> {
+    let class = map
+        .get("class")
+        .map(|c| c.rsplit('.').next().unwrap_or(c).to_string());
+    let mut kept: Map = map
+        .iter()
+        .filter(|(k, v)| {
+            !(option == "compaction"
+                && ((k.as_str() == "max_threshold" && v.as_str() == "32")
+                    || (k.as_str() == "min_threshold" && v.as_str() == "4")))
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let is_default = match option {
+        "compaction" => class.as_deref() == Some("SizeTieredCompactionStrategy") && kept.len() == 1,
+        "compression" => {
+            class.as_deref() == Some("LZ4Compressor")
+                && kept.get("chunk_length_in_kb").is_none_or(|c| c == "16")
+                && kept.len() <= 2
+        }
+        "caching" => {
+            kept.get("keys").map(String::as_str) == Some("ALL")
+                && kept.get("rows_per_partition").map(String::as_str) == Some("NONE")
+                && kept.len() == 2
+        }
+        _ => false,
+    };
+    if is_default || kept.is_empty() {
+        return None;
+    }
+    if let Some(c) = class {
+        kept.insert("class".to_string(), c);
+    }
+    Some(kept)
 }
 
 fn kind_rank(kind: &str) -> u8 {
@@ -299,8 +339,16 @@ mod tests {
                 ),
                 ("compaction_window_size".to_string(), "1".to_string()),
                 ("compaction_window_unit".to_string(), "DAYS".to_string()),
+                ("max_threshold".to_string(), "32".to_string()),
+                ("min_threshold".to_string(), "4".to_string()),
             ])),
-            None,
+            Some(HashMap::from([
+                (
+                    "class".to_string(),
+                    "org.apache.cassandra.io.compress.LZ4Compressor".to_string(),
+                ),
+                ("chunk_length_in_kb".to_string(), "16".to_string()),
+            ])),
             None,
         )];
         let indexes = vec![(
@@ -347,14 +395,21 @@ mod tests {
         // The text is CQL Cassandra accepts.
         let parsed = cqlmodel_cql::parse(&text);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-        let build = cqlmodel_schema::build_schema(0, &parsed.statements);
+        // The cluster has views, so they are enabled there.
+        let mut builder =
+            cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
+                materialized_views_enabled: true,
+                ..cqlmodel_schema::Settings::default()
+            });
+        builder.add_statements(0, &parsed.statements);
+        let build = builder.finish();
         assert!(build.errors.is_empty(), "{:?}", build.errors);
         let t = build.schema.table("iot", "readings").expect("the table");
         assert_eq!(t.options.default_time_to_live, Some(7_776_000));
         assert_eq!(
             text,
             "CREATE KEYSPACE iot WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'};\n\
-             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND gc_grace_seconds = 864000 AND compaction = {'class': 'org.apache.cassandra.db.compaction.TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'};\n\
+             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND gc_grace_seconds = 864000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'};\n\
              CREATE CUSTOM INDEX readings_temperature ON iot.readings (temperature) USING 'org.apache.cassandra.index.sai.StorageAttachedIndex';\n\
              CREATE MATERIALIZED VIEW iot.readings_by_ts AS SELECT ts, device_id FROM iot.readings WHERE ts IS NOT NULL AND device_id IS NOT NULL PRIMARY KEY ((ts), device_id);\n"
         );
