@@ -289,6 +289,6 @@ async fn scylla_large(
         }
     }
     for e in acc.values_mut() {
-        e.largest_partitions.sort_by(|a, b| b.1.cmp(&a.1));
+        e.largest_partitions.sort_by_key(|p| std::cmp::Reverse(p.1));
     }
 }
