@@ -47,7 +47,7 @@ run_tests
 scripts/cassandra.sh stop
 
 scripts/cassandra.sh start mv
-CQLMODEL_TEST_MV=1 run_tests view
+CQLMODEL_TEST_MV=1 run_tests view migrate_plans
 scripts/cassandra.sh stop
 
 scripts/cassandra.sh start auth

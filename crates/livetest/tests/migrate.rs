@@ -208,7 +208,7 @@ async fn migrate_plans_apply_on_the_node() {
         }
         if text.contains("MATERIALIZED VIEW") != views {
             skipped.push(format!(
-                "{name} (views: run on the other node configuration)"
+                "{name} (runs on the other node configuration: views on or off)"
             ));
             continue;
         }
