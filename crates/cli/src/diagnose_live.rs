@@ -15,6 +15,96 @@ use cqlmodel_diagnostics::{Diagnostic, SourceFile, SourceMap};
 use cqlmodel_schema::Schema;
 
 use crate::diagnose_cmd::DiagnoseArgs;
+use crate::schema_load::LoadedSchema;
+
+/// How to reach a cluster, as every `--cluster` command takes it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ClusterArgs {
+    /// Read OLD from a live cluster (its `system_schema`), with read-only SELECTs (repeatable).
+    #[arg(long, value_name = "HOST[:PORT]")]
+    pub cluster: Vec<String>,
+    /// User for --cluster (default: $CQLMODEL_USERNAME).
+    #[arg(long, requires = "cluster")]
+    pub username: Option<String>,
+    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
+    #[arg(long, requires = "cluster")]
+    pub password: Option<String>,
+    /// Connect to --cluster with TLS.
+    #[arg(long, requires = "cluster")]
+    pub ssl: bool,
+    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
+    #[arg(long, value_name = "PEM", requires = "cluster")]
+    pub ca_file: Option<std::path::PathBuf>,
+    /// The local datacenter.
+    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
+    pub dc: Option<String>,
+    /// Seconds to wait for the cluster before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
+    pub connect_timeout: u64,
+}
+
+impl ClusterArgs {
+    pub fn options(&self) -> ClusterOptions {
+        ClusterOptions {
+            contact_points: self.cluster.clone(),
+            username: self
+                .username
+                .clone()
+                .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
+            password: self
+                .password
+                .clone()
+                .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
+            connect_timeout: Duration::from_secs(self.connect_timeout.max(1)),
+            ssl: self.ssl,
+            ca_file: self.ca_file.clone(),
+            datacenter: self.dc.clone(),
+        }
+    }
+}
+
+/// The deployed schema as a schema file named `<cluster schema>`: only the
+/// schema is read (no node-local table). Errors are the connection's.
+pub fn load_live_schema(
+    options: &ClusterOptions,
+    sources: &mut SourceMap,
+) -> Result<LoadedSchema, String> {
+    let snapshot = read_cluster(options).map_err(|e| e.to_string())?;
+    let file = sources.add(SourceFile::new(
+        "<cluster schema>",
+        snapshot.schema_cql.clone(),
+    ));
+    let (schema, diagnostics) = build_live(&snapshot.schema_cql, file);
+    Ok(LoadedSchema {
+        schema,
+        diagnostics,
+        current_keyspace: None,
+        suppressions: Vec::new(),
+    })
+}
+
+/// Builds the rebuilt DDL; what the cluster holds, it accepted, so views and
+/// SASI are enabled. A statement the schema crate refuses is a warning.
+fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
+    let parsed = cqlmodel_cql::parse(cql);
+    let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
+        materialized_views_enabled: true,
+        sasi_indexes_enabled: true,
+        ..cqlmodel_schema::Settings::default()
+    });
+    builder.add_statements(file, &parsed.statements);
+    let build = builder.finish();
+    let notes = build
+        .errors
+        .iter()
+        .map(|e| {
+            Diagnostic::warning("cluster", format!("the rebuilt schema: {e}"))
+                .with_name("cluster-input")
+                .with_file(file)
+        })
+        .collect();
+    (build.schema, notes)
+}
 
 pub struct Live {
     /// The deployed schema (when it builds).
@@ -61,26 +151,12 @@ pub fn read(
             Diagnostic::info("cluster", format!("release_version {v}")).with_name("cluster-input"),
         );
     }
-    let parsed = cqlmodel_cql::parse(&snapshot.schema_cql);
-    // What the cluster holds, it accepted: views and SASI are enabled there.
-    let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
-        materialized_views_enabled: true,
-        sasi_indexes_enabled: true,
-        ..cqlmodel_schema::Settings::default()
-    });
-    builder.add_statements(file, &parsed.statements);
-    let build = builder.finish();
-    for e in &build.errors {
-        notes.push(
-            Diagnostic::warning("cluster", format!("the rebuilt schema: {e}"))
-                .with_name("cluster-input")
-                .with_file(file),
-        );
-    }
+    let (schema, warnings) = build_live(&snapshot.schema_cql, file);
+    notes.extend(warnings);
     stats.extend(node_stats(&snapshot, file));
     histograms.extend(latency_histograms(&snapshot, file));
     Ok(Live {
-        schema: Some(build.schema),
+        schema: Some(schema),
         notes,
     })
 }
