@@ -408,3 +408,55 @@ async fn migrate_rebuild_runs_end_to_end_without_loss() {
     let actual = node_schema(&keyspaces).await;
     assert_eq!(compare(&actual, &new, &p.renamed), Vec::<String>::new());
 }
+
+/// `migrate --cluster HOST NEW`: OLD is read from the node; the cluster's other keyspaces
+/// (those of the other tests) are not planned as drops.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh"]
+async fn migrate_reads_old_from_the_cluster() {
+    use cqlmodel_cli::diagnose_live::ClusterArgs;
+    use cqlmodel_cli::migrate_cmd::{LayoutArg, MigrateArgs, TargetArg, run};
+
+    let node = Node::from_env().await.expect("node");
+    let case = data_dir().join("add_column");
+    let own = |t: String| {
+        t.replace("iot.", "iot_live.")
+            .replace("KEYSPACE iot ", "KEYSPACE iot_live ")
+    };
+    let (old_text, new_text) = (
+        own(read_side(&case, "old.cql")),
+        own(read_side(&case, "new.cql")),
+    );
+    let keyspaces = BTreeSet::from(["iot_live".to_string()]);
+    apply_old(&node, &old_text, &keyspaces).await.expect("OLD");
+    let dir = std::env::temp_dir().join(format!("cqlmodel-migrate-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let new_path = dir.join("new.cql");
+    std::fs::write(&new_path, new_text).expect("NEW");
+    let args = MigrateArgs {
+        schemas: vec![new_path],
+        cluster: ClusterArgs {
+            cluster: vec![std::env::var(CONTACT_VAR).expect("contact")],
+            connect_timeout: 10,
+            ..ClusterArgs::default()
+        },
+        queries: None,
+        stats: None,
+        out: None,
+        layout: LayoutArg::Numbered,
+        target: TargetArg::Cassandra,
+    };
+    let out = tokio::task::spawn_blocking(move || run(&args, true, false, 0))
+        .await
+        .expect("ran");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    let changes = json["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    assert_eq!(changes[0]["kind"], "alter");
+    assert_eq!(
+        changes[0]["statements"][0]["statements"][0],
+        "ALTER TABLE iot_live.temp_by_device ADD humidity double;"
+    );
+}
