@@ -46,12 +46,17 @@ fn sizes<'a>(view: &TableView<'a>) -> Sizes<'a> {
             source: "tablehistograms",
         })
     };
+    let source = if view.live {
+        "system_views.max_partition_size"
+    } else {
+        "tablestats"
+    };
     let stats_max = view
         .stats_max(|t| t.partition_max_bytes.map(|b| b as f64))
         .map(|(value, node)| Reading {
             value,
             node,
-            source: "tablestats",
+            source,
         });
     let max = match (hist(Percentile::Max, false), stats_max) {
         (Some(a), Some(b)) => Some(if b.value > a.value { b } else { a }),
