@@ -332,7 +332,8 @@ fn a_live_largest_partition_names_the_system_view() {
         .find(|d| d.code == "DG003")
         .unwrap_or_else(|| panic!("{findings:#?}"));
     assert!(
-        skew.message.contains("10.0.0.1, system_views.max_partition_size"),
+        skew.message
+            .contains("10.0.0.1, system_views.max_partition_size"),
         "{}",
         skew.message
     );
