@@ -2,7 +2,7 @@
 # One real Apache Cassandra 5.0 node on 127.0.0.1 for the node-backed tests (crates/livetest).
 #
 #   scripts/cassandra.sh fetch                 download cassandra-all 5.0.x + dependencies (Maven)
-#   scripts/cassandra.sh start [default|mv]    start the node (idempotent) and wait for CQL
+#   scripts/cassandra.sh start [default|mv|auth]  start the node (idempotent) and wait for CQL
 #   scripts/cassandra.sh stop                  stop it (idempotent)
 #   scripts/cassandra.sh status                say whether it runs, with which configuration
 #   scripts/cassandra.sh nodetool ARGS...      run nodetool against the node (JMX 127.0.0.1:7199)
@@ -11,7 +11,9 @@
 #
 # Configurations: `default` is a stock single node (materialized views and SASI disabled, as
 # Cassandra 4.0+ ships), so whatever a default cluster refuses shows up in the tests; `mv` turns on
-# `materialized_views_enabled` and `sasi_indexes_enabled` for the checks that need them. Each keeps
+# `materialized_views_enabled` and `sasi_indexes_enabled` for the checks that need them; `auth`
+# turns on PasswordAuthenticator and CassandraAuthorizer (superuser cassandra/cassandra, created
+# at startup without the usual 10 s delay) for the read-only-role check of diagnose. Each keeps
 # its own data under target/cassandra/<config>/ so switching never mixes schemas.
 #
 # Environment: CQLMODEL_CASSANDRA_HOME (default target/cassandra), CQLMODEL_CASSANDRA_HEAP
@@ -66,10 +68,16 @@ port_open() {
 
 # cassandra.yaml: only what differs from Cassandra's built-in defaults or is required
 # (partitioner, snitch, seeds, commit log sync, directories). Small memtables and caches because
-# the tests share a 2-core machine; no authentication; one token range split in 16 vnodes.
+# the tests share a 2-core machine; no authentication (but in `auth`); one token range split in
+# 16 vnodes.
 write_yaml() {
     local config="$1" dir="$2" views=false
+    local authenticator=AllowAllAuthenticator authorizer=AllowAllAuthorizer
     [[ "$config" == mv ]] && views=true
+    if [[ "$config" == auth ]]; then
+        authenticator=PasswordAuthenticator
+        authorizer=CassandraAuthorizer
+    fi
     cat >"$dir/conf/cassandra.yaml" <<EOF
 cluster_name: cqlmodel-test
 num_tokens: 16
@@ -85,8 +93,8 @@ rpc_address: $HOST
 storage_port: $STORAGE_PORT
 native_transport_port: $NATIVE_PORT
 start_native_transport: true
-authenticator: AllowAllAuthenticator
-authorizer: AllowAllAuthorizer
+authenticator: $authenticator
+authorizer: $authorizer
 role_manager: CassandraRoleManager
 data_file_directories:
   - $dir/data
@@ -159,6 +167,7 @@ jvm_flags() {
         -Dcassandra.logdir="$dir/logs" -Dcassandra.storagedir="$dir"
         -Dcassandra.jmx.local.port="$JMX_PORT"
         -Dcassandra.skip_wait_for_gossip_to_settle=0
+        -Dcassandra.superuser_setup_delay_ms=0
         -Dcassandra-foreground=yes
     )
     printf '%s\n' "${flags[@]}"
@@ -184,7 +193,8 @@ wait_ready() {
 
 start() {
     local config="${1:-default}"
-    [[ "$config" == default || "$config" == mv ]] || die "unknown configuration '$config' (default or mv)"
+    [[ "$config" == default || "$config" == mv || "$config" == auth ]] ||
+        die "unknown configuration '$config' (default, mv or auth)"
     local pid
     if pid="$(running_pid)"; then
         if [[ "$(cat "$CONFIG_FILE" 2>/dev/null)" == "$config" ]]; then
@@ -295,5 +305,5 @@ status) status ;;
 nodetool) shift && nodetool "$@" ;;
 contact) echo "$HOST:$NATIVE_PORT" ;;
 log) tail -n "${2:-60}" "$HOME_DIR/$(cat "$CONFIG_FILE" 2>/dev/null || echo default)/logs/system.log" ;;
-*) die "usage: scripts/cassandra.sh fetch|start [default|mv]|stop|status|nodetool ARGS...|contact|log [N]" ;;
+*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth]|stop|status|nodetool ARGS...|contact|log [N]" ;;
 esac

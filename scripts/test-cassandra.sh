@@ -2,7 +2,8 @@
 # The node-backed tests (crates/livetest) against a real Cassandra 5.0 node:
 #   1. fetch cassandra-all from Maven Central if target/cassandra/lib is empty;
 #   2. start one node in the default configuration, run every node test, stop it;
-#   3. start it with materialized views enabled, run the view tests, stop it.
+#   3. start it with materialized views enabled, run the view tests, stop it;
+#   4. start it with authentication (`auth`), run the read-only-role test, stop it.
 #
 # With CQLMODEL_TEST_CONTACT=host:port already set, the tests run against that node instead
 # (an existing Cassandra or ScyllaDB) and nothing is started; set CQLMODEL_TEST_NODETOOL to a
@@ -46,7 +47,11 @@ run_tests
 scripts/cassandra.sh stop
 
 scripts/cassandra.sh start mv
-CQLMODEL_TEST_MV=1 run_tests view
+CQLMODEL_TEST_MV=1 run_tests view migrate_plans
+scripts/cassandra.sh stop
+
+scripts/cassandra.sh start auth
+CQLMODEL_TEST_AUTH=cassandra:cassandra run_tests read_only
 scripts/cassandra.sh stop
 started=0
 echo "test-cassandra.sh: done in ${SECONDS}s" >&2

@@ -42,6 +42,15 @@ pub struct DiagnoseArgs {
     /// Password for --cluster (default: $CQLMODEL_PASSWORD).
     #[arg(long, requires = "cluster")]
     pub password: Option<String>,
+    /// Connect to --cluster with TLS.
+    #[arg(long, requires = "cluster")]
+    pub ssl: bool,
+    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
+    #[arg(long, value_name = "PEM", requires = "cluster")]
+    pub ca_file: Option<PathBuf>,
+    /// The local datacenter: requests go to its nodes, and only its nodes' tables are read.
+    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
+    pub dc: Option<String>,
     /// Seconds to wait for the cluster before giving up.
     #[arg(long, value_name = "SECONDS", default_value_t = 5)]
     pub connect_timeout: u64,
@@ -97,7 +106,8 @@ pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
     let live_schema = if args.cluster.is_empty() {
         None
     } else {
-        match crate::diagnose_live::read(args, &mut sources, &mut read.stats) {
+        match crate::diagnose_live::read(args, &mut sources, &mut read.stats, &mut read.histograms)
+        {
             Ok(live) => {
                 input_problems.extend(live.notes);
                 live.schema

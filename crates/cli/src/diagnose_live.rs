@@ -5,12 +5,106 @@
 
 use std::time::Duration;
 
-use cqlmodel_cluster::{ClusterOptions, ClusterSnapshot, read_cluster};
-use cqlmodel_diagnose::{InputFormat, NodeStats, Origin, TableStats};
+use cqlmodel_cluster::{
+    ClusterOptions, ClusterSnapshot, Distribution, TableEstimate, read_cluster,
+};
+use cqlmodel_diagnose::{
+    HistogramRow, InputFormat, NodeStats, Origin, Percentile, TableHistogram, TableStats,
+};
 use cqlmodel_diagnostics::{Diagnostic, SourceFile, SourceMap};
 use cqlmodel_schema::Schema;
 
 use crate::diagnose_cmd::DiagnoseArgs;
+use crate::schema_load::LoadedSchema;
+
+/// How to reach a cluster, as every `--cluster` command takes it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ClusterArgs {
+    /// Read OLD from a live cluster (its `system_schema`), with read-only SELECTs (repeatable).
+    #[arg(long, value_name = "HOST[:PORT]")]
+    pub cluster: Vec<String>,
+    /// User for --cluster (default: $CQLMODEL_USERNAME).
+    #[arg(long, requires = "cluster")]
+    pub username: Option<String>,
+    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
+    #[arg(long, requires = "cluster")]
+    pub password: Option<String>,
+    /// Connect to --cluster with TLS.
+    #[arg(long, requires = "cluster")]
+    pub ssl: bool,
+    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
+    #[arg(long, value_name = "PEM", requires = "cluster")]
+    pub ca_file: Option<std::path::PathBuf>,
+    /// The local datacenter.
+    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
+    pub dc: Option<String>,
+    /// Seconds to wait for the cluster before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
+    pub connect_timeout: u64,
+}
+
+impl ClusterArgs {
+    pub fn options(&self) -> ClusterOptions {
+        ClusterOptions {
+            contact_points: self.cluster.clone(),
+            username: self
+                .username
+                .clone()
+                .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
+            password: self
+                .password
+                .clone()
+                .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
+            connect_timeout: Duration::from_secs(self.connect_timeout.max(1)),
+            ssl: self.ssl,
+            ca_file: self.ca_file.clone(),
+            datacenter: self.dc.clone(),
+        }
+    }
+}
+
+/// The deployed schema as a schema file named `<cluster schema>`: only the
+/// schema is read (no node-local table). Errors are the connection's.
+pub fn load_live_schema(
+    options: &ClusterOptions,
+    sources: &mut SourceMap,
+) -> Result<LoadedSchema, String> {
+    let snapshot = read_cluster(options).map_err(|e| e.to_string())?;
+    let file = sources.add(SourceFile::new(
+        "<cluster schema>",
+        snapshot.schema_cql.clone(),
+    ));
+    let (schema, diagnostics) = build_live(&snapshot.schema_cql, file);
+    Ok(LoadedSchema {
+        schema,
+        diagnostics,
+        current_keyspace: None,
+        suppressions: Vec::new(),
+    })
+}
+
+/// Builds the rebuilt DDL; what the cluster holds, it accepted, so views and
+/// SASI are enabled. A statement the schema crate refuses is a warning.
+fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
+    let parsed = cqlmodel_cql::parse(cql);
+    let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
+        materialized_views_enabled: true,
+        sasi_indexes_enabled: true,
+        ..cqlmodel_schema::Settings::default()
+    });
+    builder.add_statements(file, &parsed.statements);
+    let build = builder.finish();
+    let notes = build
+        .errors
+        .iter()
+        .map(|e| {
+            Diagnostic::warning("cluster", format!("the rebuilt schema: {e}"))
+                .with_name("cluster-input")
+                .with_file(file)
+        })
+        .collect();
+    (build.schema, notes)
+}
 
 pub struct Live {
     /// The deployed schema (when it builds).
@@ -19,13 +113,18 @@ pub struct Live {
     pub notes: Vec<Diagnostic>,
 }
 
-/// Reads the cluster; appends one NodeStats per node that answered.
+/// Reads the cluster; appends one NodeStats per node that answered, and the
+/// latency percentiles of the `system_views` tables as histograms.
 pub fn read(
     args: &DiagnoseArgs,
     sources: &mut SourceMap,
     stats: &mut Vec<NodeStats>,
+    histograms: &mut Vec<TableHistogram>,
 ) -> Result<Live, String> {
     let options = ClusterOptions {
+        ssl: args.ssl,
+        ca_file: args.ca_file.clone(),
+        datacenter: args.dc.clone(),
         contact_points: args.cluster.clone(),
         username: args
             .username
@@ -52,18 +151,12 @@ pub fn read(
             Diagnostic::info("cluster", format!("release_version {v}")).with_name("cluster-input"),
         );
     }
-    let parsed = cqlmodel_cql::parse(&snapshot.schema_cql);
-    let build = cqlmodel_schema::build_schema(file, &parsed.statements);
-    for e in &build.errors {
-        notes.push(
-            Diagnostic::warning("cluster", format!("the rebuilt schema: {e}"))
-                .with_name("cluster-input")
-                .with_file(file),
-        );
-    }
+    let (schema, warnings) = build_live(&snapshot.schema_cql, file);
+    notes.extend(warnings);
     stats.extend(node_stats(&snapshot, file));
+    histograms.extend(latency_histograms(&snapshot, file));
     Ok(Live {
-        schema: Some(build.schema),
+        schema: Some(schema),
         notes,
     })
 }
@@ -78,15 +171,11 @@ fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
             tables: n
                 .tables
                 .iter()
-                .map(|t| TableStats {
-                    keyspace: t.keyspace.clone(),
-                    table: t.table.clone(),
-                    partitions_estimate: Some(t.partitions),
-                    partition_mean_bytes: Some(t.mean_partition_bytes),
-                    partition_max_bytes: t.largest_partition.as_ref().map(|(_, b)| *b),
-                    top_partitions_by_size: t.largest_partition.iter().cloned().collect(),
-                    origin: table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
-                    ..TableStats::default()
+                .map(|t| {
+                    table_stats(
+                        t,
+                        table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
+                    )
                 })
                 .collect(),
             origin: Origin {
@@ -96,6 +185,67 @@ fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
             },
         })
         .collect()
+}
+
+/// What tablestats would say, from the system tables: estimates, the largest
+/// partition, disk use, counts and the tombstones per read (its p50 standing
+/// for tablestats' mean, its max for the maximum).
+fn table_stats(t: &TableEstimate, origin: Origin) -> TableStats {
+    let count = |d: &Option<Distribution>| d.and_then(|d| d.count);
+    TableStats {
+        keyspace: t.keyspace.clone(),
+        table: t.table.clone(),
+        partitions_estimate: t.partitions,
+        partition_mean_bytes: t.mean_partition_bytes,
+        partition_max_bytes: t.max_partition_bytes,
+        space_used_live: t.disk_bytes,
+        local_read_count: count(&t.read_latency_ms),
+        local_write_count: count(&t.write_latency_ms),
+        avg_tombstones_per_slice: t.tombstones_per_read.and_then(|d| d.p50),
+        max_tombstones_per_slice: t.tombstones_per_read.and_then(|d| d.max),
+        avg_live_cells_per_slice: t.rows_per_read.and_then(|d| d.p50),
+        max_live_cells_per_slice: t.rows_per_read.and_then(|d| d.max),
+        top_partitions_by_size: t.largest_partitions.clone(),
+        top_partitions_by_tombstones: t.most_tombstones.clone(),
+        origin,
+        ..TableStats::default()
+    }
+}
+
+/// The read/write latency percentiles (ms in the views, µs in histograms) of
+/// the tables that were read at all.
+fn latency_histograms(snapshot: &ClusterSnapshot, file: usize) -> Vec<TableHistogram> {
+    let mut out = Vec::new();
+    for n in &snapshot.nodes {
+        for t in &n.tables {
+            let (r, w) = (t.read_latency_ms, t.write_latency_ms);
+            if r.and_then(|d| d.count).unwrap_or(0) == 0
+                && w.and_then(|d| d.count).unwrap_or(0) == 0
+            {
+                continue;
+            }
+            let us = |d: Option<Distribution>, pick: fn(&Distribution) -> Option<f64>| {
+                d.as_ref().and_then(pick).map(|ms| ms * 1000.0)
+            };
+            let row = |pick: fn(&Distribution) -> Option<f64>| HistogramRow {
+                read_latency_us: us(r, pick),
+                write_latency_us: us(w, pick),
+                ..HistogramRow::default()
+            };
+            out.push(TableHistogram {
+                node: n.address.clone(),
+                keyspace: t.keyspace.clone(),
+                table: t.table.clone(),
+                rows: vec![
+                    (Percentile::P50, row(|d| d.p50)),
+                    (Percentile::P99, row(|d| d.p99)),
+                    (Percentile::Max, row(|d| d.max)),
+                ],
+                origin: table_origin(&snapshot.schema_cql, file, &t.keyspace, &t.table),
+            });
+        }
+    }
+    out
 }
 
 /// The rebuilt `CREATE TABLE` line of a table, so findings point at it.

@@ -30,10 +30,12 @@ pub enum LayoutArg {
 /// The arguments of `cqlmodel migrate`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MigrateArgs {
-    /// The schema you have: a CQL file or a directory of `*.cql`.
-    pub old: PathBuf,
-    /// The schema you need: a CQL file or a directory of `*.cql`.
-    pub new: PathBuf,
+    /// `OLD NEW`: the schema you have and the one you need (each a CQL file or a
+    /// directory of `*.cql`); with --cluster, only NEW (OLD is the deployed schema).
+    #[arg(value_name = "OLD NEW", num_args = 1..=2, required = true)]
+    pub schemas: Vec<PathBuf>,
+    #[command(flatten)]
+    pub cluster: crate::diagnose_live::ClusterArgs,
     /// The application's statements on OLD's tables (`-- @name q @cl LOCAL_QUORUM`):
     /// their dual writes and switched reads are written for the rebuilt tables.
     #[arg(long)]
@@ -130,14 +132,46 @@ fn load_app_statements(
 /// Runs `cqlmodel migrate`. `epoch_seconds` dates cqlmigrate file names.
 pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) -> Output {
     let mut sources = SourceMap::new();
-    let old = match load(&args.old, &mut sources) {
+    let live = !args.cluster.cluster.is_empty();
+    let (old_path, new_path) = match (args.schemas.as_slice(), live) {
+        ([old, new], false) => (Some(old.as_path()), new.as_path()),
+        ([new], true) => (None, new.as_path()),
+        ([_], false) => {
+            return plain(
+                "give OLD and NEW, or --cluster HOST and NEW".to_string(),
+                json_out,
+                color,
+            );
+        }
+        _ => {
+            return plain(
+                "with --cluster, give only NEW: OLD is the deployed schema".to_string(),
+                json_out,
+                color,
+            );
+        }
+    };
+    let old = match old_path {
+        Some(path) => load(path, &mut sources),
+        None => crate::diagnose_live::load_live_schema(&args.cluster.options(), &mut sources)
+            .map_err(|e| vec![Diagnostic::error("input", e)]),
+    };
+    let old = match old {
         Ok(l) => l,
         Err(d) => return fail(&d, &sources, json_out, color),
     };
-    let new = match load(&args.new, &mut sources) {
+    let new = match load(new_path, &mut sources) {
         Ok(l) => l,
         Err(d) => return fail(&d, &sources, json_out, color),
     };
+    // The cluster holds every keyspace; NEW describes the ones being changed.
+    // Keyspaces NEW does not name are left out of OLD, never planned as drops.
+    let mut old = old;
+    if live {
+        old.schema
+            .keyspaces
+            .retain(|name, _| new.schema.keyspaces.contains_key(name));
+    }
     let queries = match &args.queries {
         Some(p) => match load_app_statements(p, &old, &mut sources) {
             Ok(q) => q,
@@ -182,8 +216,8 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         && !p.is_empty()
     {
         let inputs: Vec<&Path> = [
-            Some(args.old.as_path()),
-            Some(args.new.as_path()),
+            old_path,
+            Some(new_path),
             args.queries.as_deref(),
             args.stats.as_deref(),
         ]

@@ -205,3 +205,42 @@ fn the_output_directory_never_holds_an_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(dir.path().join("notes.txt").is_file());
 }
+
+#[test]
+fn old_from_an_unreachable_cluster_fails_within_the_connect_timeout() {
+    let start = std::time::Instant::now();
+    let out = cqlmodel()
+        .args([
+            "migrate",
+            "--cluster",
+            "127.0.0.1:1",
+            "--connect-timeout",
+            "2",
+            &format!("{DATA}/add_column/new.cql"),
+        ])
+        .output()
+        .expect("ran");
+    assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
+    assert!(stderr.contains("nothing planned"), "{stderr}");
+}
+
+#[test]
+fn with_a_cluster_only_new_is_given() {
+    let out = cqlmodel()
+        .args(["migrate", "--cluster", "127.0.0.1:1"])
+        .args(&pair("add_column")[1..])
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("give only NEW"), "{stderr}");
+    let out = cqlmodel()
+        .args(["migrate", &format!("{DATA}/add_column/old.cql")])
+        .output()
+        .expect("ran");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give OLD and NEW"));
+}

@@ -12,6 +12,8 @@ pub enum ClusterError {
     Timeout { points: String, seconds: u64 },
     #[error("`{query}` failed: {message}")]
     Query { query: String, message: String },
+    #[error("TLS: {message}")]
+    Tls { message: String },
     #[error("cannot start the driver's runtime: {0}")]
     Runtime(#[from] std::io::Error),
 }

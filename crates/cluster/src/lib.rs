@@ -3,38 +3,66 @@
 //! The async runtime stays inside: [`read_cluster`] is a blocking call with a
 //! bounded connect time.
 //!
-//! What it reads: the deployed schema from `system_schema` (rebuilt as CQL DDL
-//! text, which the caller parses like a schema file), and per node (each query
-//! is sent to one node, as these tables are node-local) the partition count and
-//! mean partition size of each table from `system.size_estimates`, and where
-//! the node has it, the largest partitions from ScyllaDB's
-//! `system.large_partitions`.
+//! What it reads: the deployed schema from `system_schema` (keyspaces, types,
+//! tables with their options, columns with clustering order, indexes, views),
+//! rebuilt as CQL DDL text which the caller parses like a schema file; and per
+//! node (each of these queries is sent to that node alone, as the tables are
+//! node-local; with a datacenter, only that datacenter's nodes) the estimates of
+//! `system.table_estimates` (`size_estimates` before 4.0), the metrics of the
+//! `system_views` tables, `system.top_partitions` (4.1+), and ScyllaDB's
+//! `system.large_partitions` / `large_rows` / `large_cells`.
 //!
-//! Not tested against a running node in this repository's tests: only the
-//! unreachable-cluster path is.
+//! Tested against a Cassandra 5.0 node by crates/livetest (`tests/diagnose.rs`);
+//! the ScyllaDB tables have not been read from a real ScyllaDB node.
 
 mod error;
+mod node_tables;
 mod read;
 mod schema;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 pub use error::ClusterError;
+pub use node_tables::PER_NODE;
 pub use read::read_cluster;
 
-/// Every statement this crate sends: all reads of system tables.
-pub const QUERIES: [&str; 7] = [
-    "SELECT keyspace_name, replication FROM system_schema.keyspaces",
-    "SELECT keyspace_name, type_name, field_names, field_types FROM system_schema.types",
-    "SELECT keyspace_name, table_name, default_time_to_live, gc_grace_seconds FROM system_schema.tables",
-    "SELECT keyspace_name, table_name, column_name, clustering_order, kind, position, type FROM system_schema.columns",
-    "SELECT keyspace_name, table_name, partitions_count, mean_partition_size FROM system.size_estimates",
-    "SELECT keyspace_name, table_name, partition_size, partition_key FROM system.large_partitions",
+/// The statements that read the deployed schema, through any node.
+pub const SCHEMA_QUERIES: [&str; 7] = [
+    schema::KEYSPACES,
+    schema::TYPES,
+    schema::TABLES,
+    schema::COLUMNS,
+    schema::INDEXES,
+    schema::VIEWS,
     "SELECT release_version FROM system.local",
 ];
 
+/// Every statement this crate sends: the schema's, then each node's.
+pub const QUERIES: [&str; 19] = [
+    SCHEMA_QUERIES[0],
+    SCHEMA_QUERIES[1],
+    SCHEMA_QUERIES[2],
+    SCHEMA_QUERIES[3],
+    SCHEMA_QUERIES[4],
+    SCHEMA_QUERIES[5],
+    SCHEMA_QUERIES[6],
+    PER_NODE[0],
+    PER_NODE[1],
+    PER_NODE[2],
+    PER_NODE[3],
+    PER_NODE[4],
+    PER_NODE[5],
+    PER_NODE[6],
+    PER_NODE[7],
+    PER_NODE[8],
+    PER_NODE[9],
+    PER_NODE[10],
+    PER_NODE[11],
+];
+
 /// How to reach the cluster.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ClusterOptions {
     /// `host` or `host:port` (default port 9042).
     pub contact_points: Vec<String>,
@@ -42,19 +70,59 @@ pub struct ClusterOptions {
     pub password: Option<String>,
     /// The longest wait for the first connection.
     pub connect_timeout: Duration,
+    /// Connect with TLS (`--ssl`).
+    pub ssl: bool,
+    /// The CA certificate (PEM) that signed the nodes' certificates; with TLS and
+    /// no CA file, the system's trust store is used.
+    pub ca_file: Option<PathBuf>,
+    /// The local datacenter: requests go to its nodes, and only its nodes' tables are read.
+    pub datacenter: Option<String>,
 }
 
-/// One table's numbers as one node estimates them.
-#[derive(Debug, Clone, PartialEq)]
+/// A distribution as the `system_views` metric tables give it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Distribution {
+    pub count: Option<u64>,
+    pub p50: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// One table's numbers as one node knows them; `None` when the node did not say.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TableEstimate {
     pub keyspace: String,
     pub table: String,
     /// Sum of `partitions_count` over the node's primary ranges.
-    pub partitions: u64,
+    pub partitions: Option<u64>,
     /// `mean_partition_size` averaged over the ranges, weighted by their partitions.
-    pub mean_partition_bytes: u64,
-    /// The largest partition the node recorded (ScyllaDB's `system.large_partitions`).
-    pub largest_partition: Option<(String, u64)>,
+    pub mean_partition_bytes: Option<u64>,
+    /// `system_views.max_partition_size` (whole mebibytes), or ScyllaDB's largest recorded partition.
+    pub max_partition_bytes: Option<u64>,
+    /// `system_views.disk_usage` (whole mebibytes).
+    pub disk_bytes: Option<u64>,
+    pub tombstones_per_read: Option<Distribution>,
+    pub rows_per_read: Option<Distribution>,
+    pub read_latency_ms: Option<Distribution>,
+    pub write_latency_ms: Option<Distribution>,
+    /// Largest partitions (key as the node prints it, bytes): `system.top_partitions`
+    /// (`SIZES`) or ScyllaDB's `system.large_partitions`, largest first.
+    pub largest_partitions: Vec<(String, u64)>,
+    /// `system.top_partitions` (`TOMBSTONES`): key, tombstone count.
+    pub most_tombstones: Vec<(String, u64)>,
+    /// ScyllaDB's `system.large_rows` / `large_cells`: partition key, bytes.
+    pub large_rows: Vec<(String, u64)>,
+    pub large_cells: Vec<(String, u64)>,
+}
+
+impl TableEstimate {
+    pub fn new(keyspace: &str, table: &str) -> Self {
+        TableEstimate {
+            keyspace: keyspace.to_string(),
+            table: table.to_string(),
+            ..TableEstimate::default()
+        }
+    }
 }
 
 /// What one node answered.
@@ -69,10 +137,11 @@ pub struct NodeReading {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterSnapshot {
     pub release_version: Option<String>,
-    /// The deployed schema as CQL DDL (CREATE KEYSPACE, TYPE, TABLE).
+    /// The deployed schema as CQL DDL (CREATE KEYSPACE, TYPE, TABLE, INDEX, MATERIALIZED VIEW).
     pub schema_cql: String,
     pub nodes: Vec<NodeReading>,
-    /// What could not be read, and why (a table absent on this version, a node that did not answer).
+    /// What was read and what could not be (a table absent on this version, a node
+    /// that did not answer, a node of another datacenter).
     pub notes: Vec<String>,
 }
 
@@ -99,6 +168,7 @@ mod tests {
     #[test]
     fn every_statement_is_a_select() {
         assert!(QUERIES.iter().all(|q| q.starts_with("SELECT ")));
+        assert!(QUERIES.iter().all(|q| !q.contains(';')));
     }
 
     #[test]

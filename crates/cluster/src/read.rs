@@ -1,21 +1,24 @@
-//! Connecting (bounded in time) and reading: the schema through any node, the
-//! estimates from every node in turn.
+//! Connecting (bounded in time, optionally over TLS, optionally to one
+//! datacenter) and reading: the schema through any node, the node-local tables
+//! from every node in turn.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use scylla::client::execution_profile::ExecutionProfile;
 use scylla::client::session::Session;
 use scylla::client::session_builder::SessionBuilder;
 use scylla::cluster::Node;
 use scylla::deserialize::row::DeserializeRow;
-use scylla::policies::load_balancing::{NodeIdentifier, SingleTargetLoadBalancingPolicy};
+use scylla::policies::load_balancing::{
+    DefaultPolicy, NodeIdentifier, SingleTargetLoadBalancingPolicy,
+};
 use scylla::statement::unprepared::Statement;
 
-use crate::schema::{ColumnRow, KeyspaceRow, TableRow, TypeRow, ddl, is_system};
+use crate::node_tables::read_node;
+use crate::schema::{ColumnRow, IndexRow, KeyspaceRow, TableRow, TypeRow, ViewRow, ddl};
 use crate::{
-    ClusterError, ClusterOptions, ClusterSnapshot, NodeReading, QUERIES, TableEstimate,
-    with_default_port,
+    ClusterError, ClusterOptions, ClusterSnapshot, NodeReading, SCHEMA_QUERIES, with_default_port,
 };
 
 /// Connects, reads, disconnects. Blocking; the runtime lives only inside.
@@ -26,6 +29,23 @@ pub fn read_cluster(options: &ClusterOptions) -> Result<ClusterSnapshot, Cluster
     runtime.block_on(read(options))
 }
 
+fn tls_context(options: &ClusterOptions) -> Result<openssl::ssl::SslContext, ClusterError> {
+    use openssl::ssl::{SslContextBuilder, SslMethod, SslVerifyMode};
+    let failed = |message: String| ClusterError::Tls { message };
+    let mut builder =
+        SslContextBuilder::new(SslMethod::tls()).map_err(|e| failed(e.to_string()))?;
+    match &options.ca_file {
+        Some(path) => builder
+            .set_ca_file(path)
+            .map_err(|e| failed(format!("{}: {e}", path.display())))?,
+        None => builder
+            .set_default_verify_paths()
+            .map_err(|e| failed(e.to_string()))?,
+    }
+    builder.set_verify(SslVerifyMode::PEER);
+    Ok(builder.build())
+}
+
 async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
     let points: Vec<String> = options
         .contact_points
@@ -34,9 +54,25 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
         .collect();
     let mut builder = SessionBuilder::new()
         .known_nodes(&points)
-        .connection_timeout(options.connect_timeout);
+        .connection_timeout(options.connect_timeout)
+        // The schema is read from system_schema directly (the driver's metadata
+        // lacks clustering order, options and indexes).
+        .fetch_schema_metadata(false);
     if let Some(user) = &options.username {
         builder = builder.user(user, options.password.clone().unwrap_or_default());
+    }
+    if options.ssl || options.ca_file.is_some() {
+        builder = builder.tls_context(Some(tls_context(options)?));
+    }
+    if let Some(dc) = &options.datacenter {
+        let policy = DefaultPolicy::builder()
+            .prefer_datacenter(dc.clone())
+            .permit_dc_failover(false)
+            .build();
+        let profile = ExecutionProfile::builder()
+            .load_balancing_policy(policy)
+            .build();
+        builder = builder.default_execution_profile_handle(profile.into_handle());
     }
     let seconds = options.connect_timeout.as_secs().max(1);
     // The driver retries contact points on its own: the whole attempt is bounded too.
@@ -55,7 +91,8 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
     }
 }
 
-async fn rows<R>(
+/// Runs one `SELECT`, on `node` alone when given.
+pub(crate) async fn rows<R>(
     session: &Session,
     query: &str,
     node: Option<&Arc<Node>>,
@@ -92,12 +129,12 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
         q_types,
         q_tables,
         q_columns,
-        q_estimates,
-        q_large,
+        q_indexes,
+        q_views,
         q_version,
-    ] = QUERIES;
+    ] = SCHEMA_QUERIES;
     let mut notes = vec![
-        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, TTL, gc_grace_seconds); views and indexes are not read".to_string(),
+        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, TTL, gc_grace_seconds, compaction, compression, caching), indexes, views".to_string(),
     ];
     let release_version = rows::<(Option<String>,)>(&session, q_version, None)
         .await
@@ -108,44 +145,40 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
     let types: Vec<TypeRow> = rows(&session, q_types, None).await?;
     let tables: Vec<TableRow> = rows(&session, q_tables, None).await?;
     let columns: Vec<ColumnRow> = rows(&session, q_columns, None).await?;
-    let schema_cql = ddl(&keyspaces, &types, &tables, &columns);
+    let indexes: Vec<IndexRow> = rows(&session, q_indexes, None).await?;
+    let views: Vec<ViewRow> = match rows(&session, q_views, None).await {
+        Ok(v) => v,
+        Err(e) => {
+            notes.push(format!("views not read: {e}"));
+            Vec::new()
+        }
+    };
+    let schema_cql = ddl(&keyspaces, &types, &tables, &columns, &indexes, &views);
 
     let mut nodes = Vec::new();
     let state = session.get_cluster_state();
     for node in state.get_nodes_info() {
         let address = node.address.ip().to_string();
-        let estimates = match rows::<(String, String, Option<i64>, Option<i64>)>(
-            &session,
-            q_estimates,
-            Some(node),
-        )
-        .await
+        if let Some(dc) = &options.datacenter
+            && node.datacenter.as_deref() != Some(dc.as_str())
         {
-            Ok(r) => r,
-            Err(e) => {
-                notes.push(format!("{address}: {e}"));
-                continue;
-            }
-        };
-        let large = match rows::<(String, String, Option<i64>, Option<String>)>(
-            &session,
-            q_large,
-            Some(node),
-        )
-        .await
-        {
-            Ok(r) => r,
-            Err(_) => {
-                notes.push(format!("{address}: no system.large_partitions (a Cassandra node): largest partitions unknown, only means"));
-                Vec::new()
-            }
-        };
+            notes.push(format!(
+                "{address}: not read (datacenter {}, not --dc {dc})",
+                node.datacenter.as_deref().unwrap_or("unknown")
+            ));
+            continue;
+        }
+        let tables = read_node(&session, node, &mut notes).await;
         nodes.push(NodeReading {
             address,
             datacenter: node.datacenter.clone(),
-            tables: estimates_by_table(&estimates, &large),
+            tables,
         });
     }
+    notes.push(format!(
+        "node-local tables read on {} node(s), each query sent to that node alone",
+        nodes.len()
+    ));
     Ok(ClusterSnapshot {
         release_version,
         schema_cql,
@@ -154,47 +187,10 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
     })
 }
 
-/// Sums a node's ranges per table; the mean is weighted by each range's partitions.
-fn estimates_by_table(
-    ranges: &[(String, String, Option<i64>, Option<i64>)],
-    large: &[(String, String, Option<i64>, Option<String>)],
-) -> Vec<TableEstimate> {
-    let mut acc: BTreeMap<(&str, &str), (u64, f64)> = BTreeMap::new();
-    for (ks, t, count, mean) in ranges {
-        if is_system(ks) {
-            continue;
-        }
-        let count = count.unwrap_or(0).max(0) as u64;
-        let mean = mean.unwrap_or(0).max(0) as f64;
-        let e = acc.entry((ks, t)).or_insert((0, 0.0));
-        e.0 = e.0.saturating_add(count);
-        e.1 += mean * count as f64;
-    }
-    acc.into_iter()
-        .map(|((ks, t), (count, bytes))| {
-            let largest = large
-                .iter()
-                .filter(|l| l.0 == ks && l.1 == t)
-                .filter_map(|l| Some((l.3.clone().unwrap_or_default(), l.2?.max(0) as u64)))
-                .max_by_key(|(_, b)| *b);
-            TableEstimate {
-                keyspace: ks.to_string(),
-                table: t.to_string(),
-                partitions: count,
-                mean_partition_bytes: if count > 0 {
-                    (bytes / count as f64).round() as u64
-                } else {
-                    0
-                },
-                largest_partition: largest,
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::node_tables::summed;
 
     #[test]
     fn ranges_sum_and_weigh_their_means() {
@@ -211,21 +207,11 @@ mod tests {
                 Some(300),
                 Some(2000),
             ),
-            ("system".to_string(), "local".to_string(), Some(1), Some(10)),
         ];
-        let large = vec![(
-            "iot".to_string(),
-            "readings".to_string(),
-            Some(250_000_000),
-            Some("dev-42".to_string()),
-        )];
-        let t = estimates_by_table(&ranges, &large);
-        assert_eq!(t.len(), 1);
-        assert_eq!(t[0].partitions, 400);
-        assert_eq!(t[0].mean_partition_bytes, 1750);
+        let t = summed(&ranges);
         assert_eq!(
-            t[0].largest_partition,
-            Some(("dev-42".to_string(), 250_000_000))
+            t,
+            vec![("iot".to_string(), "readings".to_string(), 400, 1750)]
         );
     }
 
@@ -234,9 +220,8 @@ mod tests {
         let options = ClusterOptions {
             // Nothing listens on port 1.
             contact_points: vec!["127.0.0.1:1".to_string()],
-            username: None,
-            password: None,
             connect_timeout: Duration::from_secs(2),
+            ..ClusterOptions::default()
         };
         let start = std::time::Instant::now();
         let result = read_cluster(&options);
@@ -247,5 +232,22 @@ mod tests {
         );
         let message = result.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("127.0.0.1:1"), "{message}");
+    }
+
+    #[test]
+    fn a_missing_ca_file_is_reported_before_connecting() {
+        let options = ClusterOptions {
+            contact_points: vec!["127.0.0.1:1".to_string()],
+            connect_timeout: Duration::from_secs(1),
+            ssl: true,
+            ca_file: Some("/nonexistent/ca.pem".into()),
+            ..ClusterOptions::default()
+        };
+        let message = read_cluster(&options)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.contains("/nonexistent/ca.pem"), "{message}");
+        assert!(message.starts_with("TLS"), "{message}");
     }
 }

@@ -298,3 +298,43 @@ fn with_even_ownership_an_imbalance_is_the_keys() {
         imbalance.help
     );
 }
+
+/// Numbers read from a cluster's system tables name that source, not tablestats.
+#[test]
+fn a_live_largest_partition_names_the_system_view() {
+    use cqlmodel_diagnose::{InputFormat, NodeStats, Origin, TableStats};
+    let hot = TableStats {
+        keyspace: "iot".to_string(),
+        table: "readings".to_string(),
+        partitions_estimate: Some(50),
+        partition_mean_bytes: Some(600_000),
+        partition_max_bytes: Some(21 * 1024 * 1024),
+        ..TableStats::default()
+    };
+    let stats = vec![NodeStats {
+        node: "10.0.0.1".to_string(),
+        format: InputFormat::Cluster,
+        tables: vec![hot],
+        origin: Origin::default(),
+    }];
+    let schema = schema();
+    let input = DiagnoseInput {
+        stats: &stats,
+        histograms: &[],
+        status: &[],
+        schema: Some(&schema),
+        thresholds: Thresholds::default(),
+        data_age: None,
+    };
+    let findings = diagnose(&input);
+    let skew = findings
+        .iter()
+        .find(|d| d.code == "DG003")
+        .unwrap_or_else(|| panic!("{findings:#?}"));
+    assert!(
+        skew.message
+            .contains("10.0.0.1, system_views.max_partition_size"),
+        "{}",
+        skew.message
+    );
+}

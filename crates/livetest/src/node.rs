@@ -65,16 +65,25 @@ impl Node {
     }
 
     pub async fn connect(contact: &str) -> Result<Node, LiveError> {
+        Node::connect_as(contact, None).await
+    }
+
+    /// Connects with `(user, password)` when given (a node with PasswordAuthenticator).
+    pub async fn connect_as(
+        contact: &str,
+        credentials: Option<(&str, &str)>,
+    ) -> Result<Node, LiveError> {
         // Schema metadata is not needed and would be re-read after every DDL statement.
-        let session = SessionBuilder::new()
+        let mut builder = SessionBuilder::new()
             .known_node(contact)
-            .fetch_schema_metadata(false)
-            .build()
-            .await
-            .map_err(|e| LiveError::Connect {
-                contact: contact.to_string(),
-                reason: e.to_string(),
-            })?;
+            .fetch_schema_metadata(false);
+        if let Some((user, password)) = credentials {
+            builder = builder.user(user, password);
+        }
+        let session = builder.build().await.map_err(|e| LiveError::Connect {
+            contact: contact.to_string(),
+            reason: e.to_string(),
+        })?;
         Ok(Node {
             session,
             contact: contact.to_string(),

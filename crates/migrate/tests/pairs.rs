@@ -371,7 +371,7 @@ fn a_field_type_change_is_flagged_with_cassandras_message() {
     assert!(c.flagged);
     assert_eq!(
         c.items[0].message.as_deref(),
-        Some("Alterations of field types are not supported")
+        Some("Altering field types is no longer supported")
     );
 }
 

@@ -46,12 +46,17 @@ fn sizes<'a>(view: &TableView<'a>) -> Sizes<'a> {
             source: "tablehistograms",
         })
     };
+    let source = if view.live {
+        "system_views.max_partition_size"
+    } else {
+        "tablestats"
+    };
     let stats_max = view
         .stats_max(|t| t.partition_max_bytes.map(|b| b as f64))
         .map(|(value, node)| Reading {
             value,
             node,
-            source: "tablestats",
+            source,
         });
     let max = match (hist(Percentile::Max, false), stats_max) {
         (Some(a), Some(b)) => Some(if b.value > a.value { b } else { a }),
@@ -249,13 +254,29 @@ fn attach_key_change(
         .map(|r| r.value / per_row.unwrap_or(1.0))
         .find(|v| *v > cx.thresholds.partition_rows)
         .unwrap_or(0.0);
+    // Skew alone (nothing over the limits): the change aims at the skew floor
+    // (a tenth of the limit), the size under which DG003 does not fire, so
+    // that the hot key's partitions end up ordinary, not merely legal.
+    let skew_only = bytes <= cx.thresholds.partition_bytes && rows == 0.0;
+    let limit_bytes = if skew_only {
+        cx.thresholds.partition_bytes / 10.0
+    } else {
+        cx.thresholds.partition_bytes
+    };
     let m = Measured {
         bytes,
         rows,
-        limit_bytes: cx.thresholds.partition_bytes,
+        limit_bytes,
         limit_rows: cx.thresholds.partition_rows,
     };
     let change = propose(table, cx.schema_or_empty(), &m, cx.data_age);
+    if skew_only {
+        first.notes.push(format!(
+            "the largest partition is under the {} limit: the change is sized to bring it to half of {} (the size under which a partition is not called skewed)",
+            format_bytes(cx.thresholds.partition_bytes),
+            format_bytes(limit_bytes)
+        ));
+    }
     first.notes.extend(change.notes.iter().cloned());
     match &change.validation {
         Ok(()) => first

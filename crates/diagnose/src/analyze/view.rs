@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{NodeStats, Percentile, TableHistogram, TableStats};
+use crate::model::{InputFormat, NodeStats, Percentile, TableHistogram, TableStats};
 
 /// Keyspaces Cassandra and ScyllaDB keep for themselves: not the user's model.
 pub const SYSTEM_KEYSPACES: [&str; 10] = [
@@ -31,6 +31,9 @@ pub struct TableView<'a> {
     /// Node name → that node's tablestats line for the table.
     pub nodes: Vec<(&'a str, &'a TableStats)>,
     pub histograms: Vec<&'a TableHistogram>,
+    /// The per-node numbers were read from a live cluster's system tables, not
+    /// from tablestats: findings name that source.
+    pub live: bool,
 }
 
 impl<'a> TableView<'a> {
@@ -96,11 +99,12 @@ pub fn table_views<'a>(
             views.len() - 1
         })
     };
-    let mut node_rows: Vec<(usize, &'a str, &'a TableStats)> = Vec::new();
+    let mut node_rows: Vec<(usize, &'a str, &'a TableStats, bool)> = Vec::new();
     for node in stats {
+        let live = node.format == InputFormat::Cluster;
         for t in &node.tables {
             if !is_system_keyspace(&t.keyspace) && !t.is_index {
-                node_rows.push((slot(&t.keyspace, &t.table), node.node.as_str(), t));
+                node_rows.push((slot(&t.keyspace, &t.table), node.node.as_str(), t, live));
             }
         }
     }
@@ -109,8 +113,9 @@ pub fn table_views<'a>(
         .filter(|h| !is_system_keyspace(&h.keyspace))
         .map(|h| (slot(&h.keyspace, &h.table), h))
         .collect();
-    for (i, node, t) in node_rows {
+    for (i, node, t, live) in node_rows {
         if let Some(view) = views.get_mut(i) {
+            view.live |= live;
             view.nodes.retain(|(n, _)| *n != node);
             view.nodes.push((node, t));
         }
@@ -131,5 +136,6 @@ fn empty<'a>(keyspace: &str, table: &str) -> TableView<'a> {
         table: table.to_string(),
         nodes: Vec::new(),
         histograms: Vec::new(),
+        live: false,
     }
 }

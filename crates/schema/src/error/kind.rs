@@ -344,7 +344,7 @@ pub enum SchemaErrorKind {
     FieldExists { field: String, ty: String },
     #[error("Unkown field {field} in user type {ty}")]
     UnknownField { field: String, ty: String },
-    #[error("Alterations of field types are not supported")]
+    #[error("Altering field types is no longer supported")]
     AlterFieldType,
     #[error("Type '{keyspace}.{name}' doesn't exist")]
     TypeToAlterMissing { keyspace: String, name: String },
