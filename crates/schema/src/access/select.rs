@@ -150,8 +150,7 @@ fn prepare(
     // `SelectStatement`: an aggregate (or grouped) read that does not restrict
     // the partition key warns the client; the node test showed it for GROUP BY.
     let mut warnings = Vec::new();
-    if (aggregate || grouped) && restrictions.partition.is_empty() && restrictions.token.is_none()
-    {
+    if (aggregate || grouped) && restrictions.partition.is_empty() && restrictions.token.is_none() {
         warnings.push(AGGREGATION_WITHOUT_PARTITION_KEY.to_string());
     }
     Ok(AccessPath {
@@ -206,11 +205,13 @@ fn selected_columns(table: &Table, selection: &Selection) -> Result<Vec<usize>, 
 fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Result<(), QueryError> {
     match &sel.kind {
         SelectorKind::Column(c) => {
-            let (idx, _) = find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
+            let (idx, _) =
+                find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
             out.push(idx);
         }
         SelectorKind::WriteTime(c) | SelectorKind::MaxWriteTime(c) | SelectorKind::Ttl(c) => {
-            let (idx, col) = find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
+            let (idx, col) =
+                find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
             if col.is_primary_key() {
                 let function = match sel.kind {
                     SelectorKind::Ttl(_) => "ttl",
