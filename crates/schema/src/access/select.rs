@@ -233,6 +233,11 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
                 collect_columns(table, a, out)?;
             }
         }
+        SelectorKind::Binary { left, right, .. } => {
+            collect_columns(table, left, out)?;
+            collect_columns(table, right, out)?;
+        }
+        SelectorKind::Negate(inner) => collect_columns(table, inner, out)?,
         SelectorKind::Cast { selector, .. }
         | SelectorKind::Field { selector, .. }
         | SelectorKind::Element { selector, .. } => {
@@ -319,7 +324,9 @@ fn is_aggregate(selection: &Selection) -> bool {
             }
             SelectorKind::Cast { selector, .. }
             | SelectorKind::Field { selector, .. }
-            | SelectorKind::Element { selector, .. } => agg(selector),
+            | SelectorKind::Element { selector, .. }
+            | SelectorKind::Negate(selector) => agg(selector),
+            SelectorKind::Binary { left, right, .. } => agg(left) || agg(right),
             _ => false,
         }
     }
