@@ -46,3 +46,46 @@ fn describe_outputs_build_without_errors() {
         );
     }
 }
+
+/// A migrations folder applies in version order: `V10__…` after `V2__…`
+/// (a plain name sort would run V10 first, and its DROP of `last_login`,
+/// added by V2, would fail).
+#[test]
+fn migration_scripts_apply_in_version_order() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/migrations"
+    ));
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(std::slice::from_ref(&dir), &mut sources).expect("readable folder");
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{}",
+        render_human(&errors, &sources, false)
+    );
+    let order = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "migration-order")
+        .map(|d| d.message.clone())
+        .expect("the order is reported");
+    assert!(
+        order.ends_with("V1__init.cql, V2__login_by_email.cql, V10__drop_display_name.cql"),
+        "{order}"
+    );
+    let accounts = loaded.schema.table("auth", "accounts").expect("accounts");
+    let mut names: Vec<&str> = accounts.columns.iter().map(|c| c.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["account_id", "created_at", "email"]);
+    let sessions = loaded
+        .schema
+        .table("auth", "sessions_by_account")
+        .expect("sessions");
+    assert!(sessions.column("ip").is_some());
+}
