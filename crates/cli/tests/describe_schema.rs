@@ -1,27 +1,38 @@
-//! The DESCRIBE KEYSPACE outputs of Cassandra 4.1 and 5.0 (fixtures of the cql
-//! crate) load into a schema with no error: every table, type, index and view
-//! Cassandra printed is one it accepted.
+//! The DESCRIBE KEYSPACE / DESCRIBE SCHEMA outputs of Cassandra 4.0, 4.1 and 5.0
+//! (fixtures of the cql crate and of tests/data/describe/<version>/) load into
+//! a schema with no error: every table, type, index and view Cassandra printed
+//! is one it accepted. A migrations folder applies in version order.
 
 use std::path::PathBuf;
 
 use cqlmodel_cli::schema_load::load_schema;
 use cqlmodel_diagnostics::{Severity, SourceMap, render_human};
 
-#[test]
-fn describe_outputs_build_without_errors() {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../cql/tests/data/describe"
-    ));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+fn cql_files_in(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("fixture directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "cql"))
         .collect();
     files.sort();
+    files
+}
+
+#[test]
+fn describe_outputs_build_without_errors() {
+    let cql_fixtures = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../cql/tests/data/describe"
+    ));
+    let mut files = cql_files_in(&cql_fixtures);
+    // DESCRIBE KEYSPACE / DESCRIBE SCHEMA per Cassandra version (4.0, 5.0 …).
+    let by_version = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/describe"));
+    for version in ["4.0", "5.0"] {
+        files.extend(cql_files_in(&by_version.join(version)));
+    }
     assert!(
-        files.len() >= 4,
-        "expected the 4.1 and 5.0 fixtures, found {files:?}"
+        files.len() >= 6,
+        "expected the 4.0, 4.1 and 5.0 fixtures, found {files:?}"
     );
     for file in files {
         let mut sources = SourceMap::new();
