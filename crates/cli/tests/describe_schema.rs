@@ -100,3 +100,54 @@ fn migration_scripts_apply_in_version_order() {
         .expect("sessions");
     assert!(sessions.column("ip").is_some());
 }
+
+/// A script written for `cqlsh -f`: every shell command (with or without `;`,
+/// `COPY … FROM` included) is skipped with an info, and the CQL between them
+/// is applied (`USE` included).
+#[test]
+fn cqlsh_script_commands_are_skipped_and_the_cql_applies() {
+    let file = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/cqlsh/setup.cql"
+    ));
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(std::slice::from_ref(&file), &mut sources).expect("readable script");
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{}",
+        render_human(&errors, &sources, false)
+    );
+    let skipped: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "cqlsh-command")
+        .map(|d| d.message.split('`').nth(1).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "consistency",
+            "serial",
+            "paging",
+            "expand",
+            "tracing",
+            "capture",
+            "copy",
+            "describe",
+            "capture",
+            "exit"
+        ]
+    );
+    assert!(
+        loaded
+            .schema
+            .table("ledger", "entries_by_account")
+            .is_some()
+    );
+}
