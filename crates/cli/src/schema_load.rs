@@ -128,7 +128,9 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     let mut diagnostics = Vec::new();
     let mut all_suppressions = Vec::new();
     let mut queries_in_schema = Vec::new();
-    for path in expand(paths)? {
+    let (files, order_notes) = expand(paths)?;
+    diagnostics.extend(order_notes);
+    for path in files {
         let file = read_source(&path, sources)?;
         let text = sources
             .get(file)
@@ -182,8 +184,11 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     })
 }
 
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
+/// The files to load, each directory's `*.cql` files in migration order, and
+/// an info diagnostic per directory whose order comes from version numbers.
+fn expand(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<Diagnostic>), InputError> {
     let mut out = Vec::new();
+    let mut notes = Vec::new();
     for p in paths {
         if p.is_dir() {
             let entries = std::fs::read_dir(p).map_err(|source| InputError::Read {
@@ -194,21 +199,87 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| f.extension().is_some_and(|x| x == "cql"))
                 .collect();
-            files.sort();
             if files.is_empty() {
                 return Err(InputError::NoCqlFiles {
                     path: p.display().to_string(),
                 });
+            }
+            sort_in_migration_order(&mut files);
+            if let Some(note) = migration_order_note(p, &files) {
+                notes.push(note);
             }
             out.extend(files);
         } else {
             out.push(p.clone());
         }
     }
-    Ok(out)
+    Ok((out, notes))
 }
 
-/// `--table`: `ks.table`, or a bare name only one keyspace has.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The version a migration file name starts with: `V1__init` → [1],
+/// `V1_2__x` / `V1.2__x` → [1, 2], `002_add_index` → [2], `10-x` → [10];
+/// `None` when the name does not start with a number (after an optional `V`).
+pub(crate) fn version_key(name: &str) -> Option<Vec<u64>> {
+    let rest = name
+        .strip_prefix(['V', 'v'])
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or(name);
+    let mut parts = Vec::new();
+    let mut chars = rest.char_indices().peekable();
+    let mut start = None;
+    while let Some((i, c)) = chars.next() {
+        if c.is_ascii_digit() {
+            start.get_or_insert(i);
+            continue;
+        }
+        let Some(s) = start.take() else { break };
+        parts.push(rest.get(s..i)?.parse().ok()?);
+        // One `.` or `_` followed by a digit continues the version (`1_2`, `1.2`).
+        let continues =
+            matches!(c, '.' | '_') && chars.peek().is_some_and(|(_, n)| n.is_ascii_digit());
+        if !continues {
+            break;
+        }
+    }
+    if let Some(s) = start {
+        parts.push(rest.get(s..)?.parse().ok()?);
+    }
+    (!parts.is_empty()).then_some(parts)
+}
+
+/// Versioned files first, by version (so `V10` follows `V9`), then the
+/// others by name.
+fn sort_in_migration_order(files: &mut [PathBuf]) {
+    files.sort_by_cached_key(|f| {
+        let name = file_name(f);
+        (version_key(&name).is_none(), version_key(&name), name)
+    });
+}
+
+/// When two or more files carry versions, says the order they are applied in.
+fn migration_order_note(dir: &Path, files: &[PathBuf]) -> Option<Diagnostic> {
+    let names: Vec<String> = files.iter().map(|f| file_name(f)).collect();
+    let versioned = names.iter().filter(|n| version_key(n).is_some()).count();
+    if versioned < 2 {
+        return None;
+    }
+    Some(Diagnostic::info(
+        "migration-order",
+        format!(
+            "{}: {} files applied in version order (ALTER and DROP act on what earlier files created): {}",
+            dir.display(),
+            names.len(),
+            names.join(", ")
+        ),
+    ))
+}
+
 pub fn resolve_table(name: &str, schema: &Schema) -> Result<String, String> {
     if let Some((ks, t)) = name.split_once('.') {
         return schema
@@ -332,7 +403,39 @@ fn cqlsh_command_at(text: &str, offset: usize) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::cqlsh_command_at;
+    use super::{PathBuf, cqlsh_command_at, file_name, sort_in_migration_order, version_key};
+
+    #[test]
+    fn migration_files_sort_by_version() {
+        assert_eq!(version_key("V1__init.cql"), Some(vec![1]));
+        assert_eq!(version_key("V1_2__add.cql"), Some(vec![1, 2]));
+        assert_eq!(version_key("v1.10__x.cql"), Some(vec![1, 10]));
+        assert_eq!(version_key("002_add_index.cql"), Some(vec![2]));
+        assert_eq!(version_key("schema.cql"), None);
+        assert_eq!(version_key("Views.cql"), None);
+        let mut files: Vec<PathBuf> = [
+            "V10__later.cql",
+            "notes.cql",
+            "V2__index.cql",
+            "V1__init.cql",
+            "V1_1__fix.cql",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        sort_in_migration_order(&mut files);
+        let names: Vec<String> = files.iter().map(|f| file_name(f)).collect();
+        assert_eq!(
+            names,
+            [
+                "V1__init.cql",
+                "V1_1__fix.cql",
+                "V2__index.cql",
+                "V10__later.cql",
+                "notes.cql"
+            ]
+        );
+    }
 
     #[test]
     fn finds_the_command_of_the_failing_statement() {

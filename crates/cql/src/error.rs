@@ -58,6 +58,12 @@ pub enum ParseErrorKind {
     /// at its line's end as in cqlsh.
     #[error("`{command}` is a cqlsh command, not CQL")]
     ShellCommand { command: String },
+    /// `ALTER TABLE … WITH CLUSTERING ORDER BY` / `WITH COMPACT STORAGE`:
+    /// Cassandra's grammar refuses both (a syntax error on a node).
+    #[error(
+        "ALTER TABLE cannot set {option}: it is fixed when the table is created (Cassandra refuses it as a syntax error); create a new table with it and copy the data"
+    )]
+    AlterFixedOption { option: String },
     #[error("{statement} statements are not supported")]
     UnsupportedStatement { statement: String },
     #[error(

@@ -24,6 +24,9 @@ struct Case {
     needs_allow_filtering: Option<bool>,
     reversed: Option<bool>,
     index_used: Option<String>,
+    /// Cassandra's client warnings; none when omitted.
+    #[serde(default)]
+    warnings: Vec<String>,
 }
 
 fn kind_name(k: AccessKind) -> &'static str {
@@ -97,6 +100,12 @@ fn select_cases_match_cassandra() {
                 && rev != path.reversed
             {
                 problems.push(format!("reversed: expected {rev}, got {}", path.reversed));
+            }
+            if case.warnings != path.warnings {
+                problems.push(format!(
+                    "warnings: expected {:?}, got {:?}",
+                    case.warnings, path.warnings
+                ));
             }
             if case.index_used != path.index {
                 problems.push(format!(

@@ -75,9 +75,24 @@ fn option_values_are_parsed_before_the_keyspace_is_looked_up() {
     assert_eq!(
         errors("CREATE TABLE \"bad-ks\".x (a int PRIMARY KEY);"),
         [
-            "Keyspace name must not be empty, more than 48 characters long, or contain non-alphanumeric-underscore characters (got 'bad-ks')"
+            "Keyspace name must not be empty and must contain alphanumeric or underscore characters only (got \"bad-ks\")"
         ]
     );
+}
+
+#[test]
+fn keyspace_names_are_limited_but_table_names_are_not() {
+    let long = "k".repeat(49);
+    assert_eq!(
+        errors(&format!(
+            "CREATE KEYSPACE {long} WITH replication = {{'class': 'SimpleStrategy', 'replication_factor': 1}};"
+        )),
+        [format!(
+            "Keyspace name must not be more than 48 characters long (got 49 characters for \"{long}\")"
+        )]
+    );
+    let table = "t".repeat(60);
+    assert!(errors(&format!("CREATE TABLE ks.{table} (a int PRIMARY KEY);")).is_empty());
 }
 
 #[test]

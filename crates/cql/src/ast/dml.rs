@@ -1,4 +1,4 @@
-use super::{DataType, Ident, Operator, Order, QualifiedName, Span, Statement, Term};
+use super::{ArithmeticOp, DataType, Ident, Operator, Order, QualifiedName, Span, Statement, Term};
 
 /// The projection of a SELECT (or of a materialized view).
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +47,15 @@ pub enum SelectorKind {
     },
     /// A constant or bind marker in the projection (`SELECT 1 FROM ...`) or a collection of them.
     Term(Term),
+    /// `-s` on a selector that is not a number literal (Cassandra 5.0 `selectionGroup`).
+    Negate(Box<Selector>),
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a % b` between selectors
+    /// (`selectionAddition` / `selectionMultiplication`), left-associative.
+    Binary {
+        op: ArithmeticOp,
+        left: Box<Selector>,
+        right: Box<Selector>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]

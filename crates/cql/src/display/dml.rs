@@ -46,6 +46,21 @@ impl Display for SelectorKind {
             SelectorKind::Field { selector, field } => write!(f, "{selector}.{field}"),
             SelectorKind::Element { selector, index } => write!(f, "{selector}[{index}]"),
             SelectorKind::Term(term) => term.fmt(f),
+            SelectorKind::Negate(inner) => {
+                let inner = inner.to_string();
+                // `- -1`, not `--1` (a comment).
+                let gap = if inner.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+                    " "
+                } else {
+                    ""
+                };
+                write!(f, "-{gap}{inner}")
+            }
+            // The parser builds left-associative chains with `*` binding
+            // tighter, so printing without parentheses reads back the same tree.
+            SelectorKind::Binary { op, left, right } => {
+                write!(f, "{left} {} {right}", op.symbol())
+            }
         }
     }
 }

@@ -109,7 +109,12 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
         1 => ident().prop_map(SelectorKind::WriteTime),
         1 => ident().prop_map(SelectorKind::MaxWriteTime),
         1 => ident().prop_map(SelectorKind::Ttl),
-        2 => term_with(false).prop_map(SelectorKind::Term),
+        // Arithmetic and negation at the top are selectors of their own.
+        2 => term_with(false)
+            .prop_filter("arithmetic is a selector", |t| {
+                !matches!(t.kind, TermKind::Binary { .. } | TermKind::Negate(_))
+            })
+            .prop_map(SelectorKind::Term),
     ];
     leaf.prop_recursive(3, 16, 3, move |inner| {
         let unaliased = inner.prop_map(|kind| Selector {
@@ -117,10 +122,35 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
             alias: None,
             span: span(),
         });
-        // A constant followed by `.f` or `[i]` would not read back (`1.f`).
-        let receiver = unaliased.clone().prop_filter("constant receiver", |s| {
+        // A constant followed by `.f` or `[i]` would not read back (`1.f`),
+        // nor would `a + b` or `-a` (the modifier binds to `b` / `a`).
+        let group = unaliased.clone().prop_filter("operator", |s| {
+            !matches!(
+                s.kind,
+                SelectorKind::Binary { .. } | SelectorKind::Negate(_)
+            )
+        });
+        let receiver = group.clone().prop_filter("constant receiver", |s| {
             !matches!(s.kind, SelectorKind::Term(_))
         });
+        let ops = select(vec![
+            ArithmeticOp::Add,
+            ArithmeticOp::Sub,
+            ArithmeticOp::Mul,
+            ArithmeticOp::Div,
+            ArithmeticOp::Mod,
+        ]);
+        let additive = select(vec![ArithmeticOp::Add, ArithmeticOp::Sub]);
+        let binary = |op, left: Selector, right: Selector| SelectorKind::Binary {
+            op,
+            left: Box::new(left),
+            right: Box::new(right),
+        };
+        let plain = |kind| Selector {
+            kind,
+            alias: None,
+            span: span(),
+        };
         let index = prop_oneof![
             term().prop_map(ElementIndex::Key),
             (option::of(term()), option::of(term()))
@@ -138,10 +168,17 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
                 selector: Box::new(s),
                 field
             }),
-            (receiver, index).prop_map(|(s, index)| SelectorKind::Element {
+            (receiver.clone(), index).prop_map(|(s, index)| SelectorKind::Element {
                 selector: Box::new(s),
                 index
             }),
+            // `-c`: never before a constant (`-1` is a literal).
+            receiver.prop_map(|s| SelectorKind::Negate(Box::new(s))),
+            (ops.clone(), group.clone(), group.clone())
+                .prop_map(move |(op, l, r)| binary(op, l, r)),
+            // `a * b + c`, `a - b - c`: left-associative, `*` binding tighter.
+            (ops, additive, group.clone(), group.clone(), group)
+                .prop_map(move |(inner, op, a, b, c)| binary(op, plain(binary(inner, a, b)), c)),
         ]
     })
 }

@@ -146,7 +146,12 @@ fn referenced_columns(source: &Table, select: &Select) -> Vec<String> {
                     }
                     SelectorKind::Cast { selector, .. }
                     | SelectorKind::Field { selector, .. }
-                    | SelectorKind::Element { selector, .. } => stack.push(&selector.kind),
+                    | SelectorKind::Element { selector, .. }
+                    | SelectorKind::Negate(selector) => stack.push(&selector.kind),
+                    SelectorKind::Binary { left, right, .. } => {
+                        stack.push(&left.kind);
+                        stack.push(&right.kind);
+                    }
                     SelectorKind::CountStar | SelectorKind::Term(_) => {}
                 }
             }

@@ -262,7 +262,7 @@ fn prepare_update_statement<'t>(
                 name.span,
             ));
         }
-        prepare_update(col, a)?;
+        prepare_update(col, a, s.conditions.is_some())?;
         if col.is_static() {
             ops.statics = true;
         } else {
@@ -320,7 +320,10 @@ fn prepare_delete<'t>(table: &'t Table, s: &Delete, span: Span) -> Result<Write<
     let conditional = s.conditions.is_some();
     constructor_checks(table, conditional, &s.using, whole)?;
     if conditional && !all_key_columns_by_equality(table, &r) {
-        if ops.regular {
+        // A DELETE without columns deletes whole rows, regular columns
+        // included: a 5.0.9 node reports "... in order to delete non static
+        // columns" for it before the condition's message.
+        if ops.regular || s.columns.is_empty() {
             return Err(err(
                 "DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to delete non static columns",
                 whole,

@@ -3,7 +3,7 @@
 //! column type, in the order `prepare` checks it, and the parser's refusal of
 //! incompatible operations on one column (UPD-4).
 
-use cqlmodel_cql::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Term};
+use cqlmodel_cql::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Term, TermKind};
 
 use super::QueryError;
 use super::value::check_assignable;
@@ -59,7 +59,13 @@ pub(crate) fn check_compatible(assignments: &[Assignment]) -> Result<(), QueryEr
 }
 
 /// `Operation.RawUpdate.prepare` for one SET assignment on `col`.
-pub(crate) fn prepare_update(col: &Column, a: &Assignment) -> Result<(), QueryError> {
+/// `conditional`: the statement has an IF (a 5.0.9 node accepts `v = v + 1`
+/// on a number column there, and only there).
+pub(crate) fn prepare_update(
+    col: &Column,
+    a: &Assignment,
+    conditional: bool,
+) -> Result<(), QueryError> {
     let err = |message: String| QueryError {
         message,
         span: a.span,
@@ -145,8 +151,20 @@ pub(crate) fn prepare_update(col: &Column, a: &Assignment) -> Result<(), QueryEr
             check_assignable(&format!("{name}.{}", field.value), field_ty, value)
                 .map_err(value_err)?;
         }
-        AssignmentKind::SelfOp { op, value, .. } => self_op(col, *op, value).map_err(err)?,
+        AssignmentKind::SelfOp { op, value, .. } => {
+            self_op(col, *op, value, conditional).map_err(err)?
+        }
         AssignmentKind::Prepend { value, .. } => {
+            // 5.0 prepares a prepended list literal against the column's
+            // element type first, which refuses a receiver that is neither a
+            // list nor a vector with this message (seen on a 5.0.9 node).
+            if matches!(value.kind, TermKind::List(_))
+                && !matches!(ty, CqlType::List { .. } | CqlType::Vector { .. })
+            {
+                return Err(err(format!(
+                    "Unexpected receiver type '{ty}'; only list and vector are expected"
+                )));
+            }
             check_assignable(name, ty, value).map_err(value_err)?;
             let echo = format!("{name} = {value} - {name}");
             if !matches!(ty, CqlType::List { .. }) {
@@ -164,14 +182,19 @@ pub(crate) fn prepare_update(col: &Column, a: &Assignment) -> Result<(), QueryEr
     Ok(())
 }
 
-/// `Operation.Addition` / `Operation.Substraction` (5.0: only counters and
-/// collections; trunk also accepts numbers and text under IF).
-fn self_op(col: &Column, op: AssignOp, value: &Term) -> Result<(), String> {
+/// `Operation.Addition` / `Operation.Substraction`: counters and collections,
+/// and numbers in a conditional update (a 5.0.9 node accepted `SET v = v + 1
+/// ... IF EXISTS` on an int and applied it; without the IF it refuses). Text
+/// concatenation under IF is not modeled as accepted: no node evidence.
+fn self_op(col: &Column, op: AssignOp, value: &Term, conditional: bool) -> Result<(), String> {
     let name = &col.name;
     let ty = &col.ty;
     let sign = if op == AssignOp::Add { "+" } else { "-" };
     let echo = format!("{name} = {name} {sign} {value}");
     if !ty.is_collection() {
+        if conditional && is_number(ty) {
+            return check_assignable(name, ty, value);
+        }
         if !ty.is_counter() {
             return Err(format!(
                 "Invalid operation ({echo}) for non counter column {name}"
@@ -199,6 +222,22 @@ fn self_op(col: &Column, op: AssignOp, value: &Term) -> Result<(), String> {
         }
         _ => check_assignable(name, ty, value),
     }
+}
+
+fn is_number(ty: &CqlType) -> bool {
+    matches!(
+        ty,
+        CqlType::Native(
+            NativeType::Int
+                | NativeType::Bigint
+                | NativeType::Smallint
+                | NativeType::Tinyint
+                | NativeType::Varint
+                | NativeType::Float
+                | NativeType::Double
+                | NativeType::Decimal
+        )
+    )
 }
 
 /// `Operation.RawDeletion.prepare` for one deleted target on `col`.

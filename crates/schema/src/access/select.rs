@@ -5,7 +5,7 @@ use cqlmodel_cql::ast::{
     Literal, Order, Select, Selection, Selector, SelectorKind, Span, Term, TermKind,
 };
 
-use super::relation::{Op, Values, display_ident, undefined_column};
+use super::relation::{Op, Values, undefined_column};
 use super::restrictions::{
     REQUIRES_ALLOW_FILTERING, Restrictions, Settings, StatementType as RType,
 };
@@ -147,9 +147,16 @@ fn prepare(
             (true, Values::Unknown) => (AccessKind::MultiPartition, None),
         }
     };
+    // `SelectStatement`: an aggregate (or grouped) read that does not restrict
+    // the partition key warns the client; the node test showed it for GROUP BY.
+    let mut warnings = Vec::new();
+    if (aggregate || grouped) && restrictions.partition.is_empty() && restrictions.token.is_none() {
+        warnings.push(AGGREGATION_WITHOUT_PARTITION_KEY.to_string());
+    }
     Ok(AccessPath {
         kind,
         partitions,
+        warnings,
         filtering: restrictions.filtered
             || (restrictions.uses_index && restrictions.need_filtering()),
         needs_allow_filtering: false,
@@ -162,6 +169,10 @@ fn prepare(
     })
 }
 
+/// Cassandra's client warning for an aggregation over more than one partition.
+pub(crate) const AGGREGATION_WITHOUT_PARTITION_KEY: &str =
+    "Aggregation query used without partition key";
+
 fn find<'t>(table: &'t Table, name: &str) -> Option<(usize, &'t crate::model::Column)> {
     table
         .columns
@@ -170,9 +181,11 @@ fn find<'t>(table: &'t Table, name: &str) -> Option<(usize, &'t crate::model::Co
         .find(|(_, c)| c.name == name)
 }
 
-fn undefined(name: &str, span: Span) -> QueryError {
+/// A selected or grouped column the table lacks: Cassandra 5.0 names the
+/// table (`TableMetadata.getExistingColumn`), as the node test showed.
+fn undefined(table: &Table, name: &str, span: Span) -> QueryError {
     QueryError {
-        message: format!("Undefined column name {}", display_ident(name)),
+        message: undefined_column(table, name),
         span,
     }
 }
@@ -192,11 +205,13 @@ fn selected_columns(table: &Table, selection: &Selection) -> Result<Vec<usize>, 
 fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Result<(), QueryError> {
     match &sel.kind {
         SelectorKind::Column(c) => {
-            let (idx, _) = find(table, &c.value).ok_or_else(|| undefined(&c.value, c.span))?;
+            let (idx, _) =
+                find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
             out.push(idx);
         }
         SelectorKind::WriteTime(c) | SelectorKind::MaxWriteTime(c) | SelectorKind::Ttl(c) => {
-            let (idx, col) = find(table, &c.value).ok_or_else(|| undefined(&c.value, c.span))?;
+            let (idx, col) =
+                find(table, &c.value).ok_or_else(|| undefined(table, &c.value, c.span))?;
             if col.is_primary_key() {
                 let function = match sel.kind {
                     SelectorKind::Ttl(_) => "ttl",
@@ -218,6 +233,11 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
                 collect_columns(table, a, out)?;
             }
         }
+        SelectorKind::Binary { left, right, .. } => {
+            collect_columns(table, left, out)?;
+            collect_columns(table, right, out)?;
+        }
+        SelectorKind::Negate(inner) => collect_columns(table, inner, out)?,
         SelectorKind::Cast { selector, .. }
         | SelectorKind::Field { selector, .. }
         | SelectorKind::Element { selector, .. } => {
@@ -304,7 +324,9 @@ fn is_aggregate(selection: &Selection) -> bool {
             }
             SelectorKind::Cast { selector, .. }
             | SelectorKind::Field { selector, .. }
-            | SelectorKind::Element { selector, .. } => agg(selector),
+            | SelectorKind::Element { selector, .. }
+            | SelectorKind::Negate(selector) => agg(selector),
+            SelectorKind::Binary { left, right, .. } => agg(left) || agg(right),
             _ => false,
         }
     }
@@ -329,7 +351,7 @@ fn validate_group_by(table: &Table, s: &Select, r: &Restrictions<'_>) -> Result<
     let mut clustering_prefix = 0;
     let order_msg = "Group by currently only support groups of columns following their declared order in the PRIMARY KEY";
     for g in &s.group_by {
-        let (idx, col) = find(table, &g.value).ok_or_else(|| undefined(&g.value, g.span))?;
+        let (idx, col) = find(table, &g.value).ok_or_else(|| undefined(table, &g.value, g.span))?;
         if !col.is_primary_key() {
             return Err(QueryError {
                 message: format!(

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use cqlmodel_cql::ast::{ColumnDef, Ident, Order, Span};
 
 use super::Context;
-use super::names::{is_valid_name, maybe_quote};
+use super::names::{is_valid_chars, maybe_quote};
 use super::properties as props;
 use super::table::{Key, RawTable};
 use super::table_params::{self, Params, TABLE_PROPERTIES};
@@ -112,7 +112,7 @@ pub(super) fn build_table(
         }
     }
 
-    if !is_valid_name(table) {
+    if !is_valid_chars(table) {
         return Err(cx.err(
             SchemaErrorKind::InvalidTableName {
                 keyspace: keyspace.to_string(),

@@ -9,7 +9,7 @@ use cqlmodel_cql::ast::{
     RelationKind, Selection, SelectorKind, Term, TermKind,
 };
 
-use super::names::{as_written, is_valid_name, maybe_quote, table_display};
+use super::names::{as_written, is_valid_chars, maybe_quote, table_display};
 use super::properties as props;
 use super::table_params::{self, TABLE_PROPERTIES};
 use super::{Context, StepResult, WarnResult};
@@ -194,7 +194,7 @@ fn build_view(
     if params.default_time_to_live != 0 {
         return Err(cx.err(SchemaErrorKind::ViewTtl, s.name.span));
     }
-    if !is_valid_name(view_name) {
+    if !is_valid_chars(view_name) {
         return Err(cx.err(
             SchemaErrorKind::InvalidTableName {
                 keyspace: base.keyspace.clone(),

@@ -10,11 +10,17 @@ pub enum SchemaErrorKind {
         "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename"
     )]
     NoKeyspace,
-    /// GEN-3.
+    /// GEN-3, as a 5.0.9 node words it.
     #[error(
-        "Keyspace name must not be empty, more than 48 characters long, or contain non-alphanumeric-underscore characters (got '{0}')"
+        "Keyspace name must not be empty and must contain alphanumeric or underscore characters only (got \"{0}\")"
     )]
     InvalidKeyspaceName(String),
+    /// GEN-3, the length (`SchemaConstants.NAME_LENGTH`); the wording is not
+    /// yet checked against a node.
+    #[error(
+        "Keyspace name must not be more than 48 characters long (got {length} characters for \"{name}\")"
+    )]
+    KeyspaceNameTooLong { name: String, length: usize },
     #[error("System keyspace '{0}' is not user-modifiable")]
     SystemKeyspace(String),
     #[error("Virtual keyspace '{0}' is not user-modifiable")]
@@ -236,7 +242,7 @@ pub enum SchemaErrorKind {
     CounterWithTtl,
     /// TBL-15 (`TableMetadata.validate`, prefixed with `ks.t: `).
     #[error(
-        "{keyspace}.{table}: Table name must not be empty, more than 48 characters long, or contain non-alphanumeric-underscore characters (got \"{table}\")"
+        "{keyspace}.{table}: Table name must not be empty or contain non-alphanumeric-underscore characters (got \"{table}\")"
     )]
     InvalidTableName { keyspace: String, table: String },
     /// ALT-6.

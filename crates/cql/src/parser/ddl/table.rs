@@ -5,6 +5,7 @@ use crate::ast::{
     AlterTable, AlterTableAction, ClusteringOrder, ColumnDef, ColumnMask, CreateTable, Order,
     PrimaryKey, TableOptions,
 };
+use crate::error::{ParseError, ParseErrorKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
@@ -225,7 +226,24 @@ impl Parser {
             return Ok(AlterTableAction::Rename { if_exists, renames });
         }
         if self.eat_word("with") {
-            return Ok(AlterTableAction::With(self.table_options()?));
+            let start = self.peek().span.start;
+            let options = self.table_options()?;
+            // Cassandra's ALTER TABLE takes only `name = value` properties: the
+            // clustering order and COMPACT STORAGE are fixed at CREATE.
+            if !options.clustering_order.is_empty() || options.compact_storage {
+                return Err(ParseError::new(
+                    ParseErrorKind::AlterFixedOption {
+                        option: if options.compact_storage {
+                            "COMPACT STORAGE"
+                        } else {
+                            "CLUSTERING ORDER BY"
+                        }
+                        .into(),
+                    },
+                    self.span_from(start),
+                ));
+            }
+            return Ok(AlterTableAction::With(options));
         }
         Err(self.unexpected(&["ALTER", "ADD", "DROP", "RENAME", "WITH"]))
     }

@@ -1,9 +1,9 @@
 //! SELECT selectors: columns, `count(*)`, `writetime(c)`, `ttl(c)`, `CAST`,
-//! function calls, UDT field access, collection element and slice selection, and
-//! constant terms.
+//! function calls, UDT field access, collection element and slice selection,
+//! constant terms, negation and arithmetic (`c + 1`, `-c`, `a * b`).
 
-use crate::ast::{ElementIndex, Selection, Selector, SelectorKind};
-use crate::lexer::Punct;
+use crate::ast::{ArithmeticOp, ElementIndex, Selection, Selector, SelectorKind};
+use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
 impl Parser {
@@ -28,7 +28,105 @@ impl Parser {
     }
 
     fn unaliased_selector(&mut self) -> PResult<Selector> {
-        self.nested(Self::unaliased_selector_inner)
+        // A selector level (with its arithmetic chain) takes about twice the
+        // stack of a term level: it counts as two against the nesting limit,
+        // so 64 nested function calls in a selection are the most.
+        self.nested(|p| p.nested(Self::selector_addition))
+    }
+
+    /// `selectionAddition` / `selectionMultiplication`: left-associative
+    /// chains, `*` `/` `%` binding tighter than `+` `-`. A selector without an
+    /// operator takes no extra stack frame (function arguments nest 128 deep).
+    /// Each operator counts as a nesting level (see [`Parser::term`]), so a
+    /// 30,000-operator chain is an error, not a stack overflow.
+    fn selector_addition(&mut self) -> PResult<Selector> {
+        let first = if self.at_negation() {
+            self.selector_group()?
+        } else {
+            self.unaliased_selector_inner()?
+        };
+        if arithmetic_op(&self.peek().kind).is_none() {
+            return Ok(first);
+        }
+        let base = self.depth;
+        let result = self.selector_chain(first);
+        self.depth = base;
+        result
+    }
+
+    fn selector_chain(&mut self, first: Selector) -> PResult<Selector> {
+        let start = first.span.start;
+        let mut left = self.multiplications(first)?;
+        while let Some(op @ (ArithmeticOp::Add | ArithmeticOp::Sub)) =
+            arithmetic_op(&self.peek().kind)
+        {
+            self.deeper_by_one_operator()?;
+            self.bump();
+            let group = self.selector_group()?;
+            let right = self.multiplications(group)?;
+            left = self.binary_selector(op, left, right, start);
+        }
+        Ok(left)
+    }
+
+    /// `first (('*' | '/' | '%') group)*`.
+    fn multiplications(&mut self, first: Selector) -> PResult<Selector> {
+        let start = first.span.start;
+        let mut left = first;
+        while let Some(op @ (ArithmeticOp::Mul | ArithmeticOp::Div | ArithmeticOp::Mod)) =
+            arithmetic_op(&self.peek().kind)
+        {
+            self.deeper_by_one_operator()?;
+            self.bump();
+            let right = self.selector_group()?;
+            left = self.binary_selector(op, left, right, start);
+        }
+        Ok(left)
+    }
+
+    fn binary_selector(
+        &self,
+        op: ArithmeticOp,
+        left: Selector,
+        right: Selector,
+        start: u32,
+    ) -> Selector {
+        Selector {
+            kind: SelectorKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            alias: None,
+            span: self.span_from(start),
+        }
+    }
+
+    /// `selectionGroup`: `-group` (a minus before a number stays a negative
+    /// literal), or a selector with its `.field` / `[index]` modifiers.
+    fn selector_group(&mut self) -> PResult<Selector> {
+        if !self.at_negation() {
+            return self.unaliased_selector_inner();
+        }
+        let start = self.bump().span.start;
+        let inner = self.nested(Self::selector_group)?;
+        Ok(Selector {
+            kind: SelectorKind::Negate(Box::new(inner)),
+            alias: None,
+            span: self.span_from(start),
+        })
+    }
+
+    /// At `-` before something other than a number (which is a negative literal).
+    fn at_negation(&self) -> bool {
+        self.at_punct(Punct::Minus)
+            && !matches!(
+                self.nth(1).kind,
+                TokenKind::Integer(_)
+                    | TokenKind::Float(_)
+                    | TokenKind::Duration(_)
+                    | TokenKind::SpecialFloat(_)
+            )
     }
 
     fn unaliased_selector_inner(&mut self) -> PResult<Selector> {
@@ -110,7 +208,9 @@ impl Parser {
             return Ok(SelectorKind::Column(self.ident_expecting("column name")?));
         }
         if self.nth_starts_term(0) {
-            return Ok(SelectorKind::Term(self.term()?));
+            // Without arithmetic: `1 - c * 2` is the selectors' chain, so that
+            // precedence holds across constants and columns.
+            return Ok(SelectorKind::Term(self.nested(Self::term_group)?));
         }
         Err(self.unexpected(&["selector", "'*'"]))
     }
@@ -129,5 +229,16 @@ impl Parser {
         } else {
             Ok(ElementIndex::Slice(Some(first), Some(self.term()?)))
         }
+    }
+}
+
+fn arithmetic_op(kind: &TokenKind) -> Option<ArithmeticOp> {
+    match kind {
+        TokenKind::Punct(Punct::Plus) => Some(ArithmeticOp::Add),
+        TokenKind::Punct(Punct::Minus) => Some(ArithmeticOp::Sub),
+        TokenKind::Punct(Punct::Star) => Some(ArithmeticOp::Mul),
+        TokenKind::Punct(Punct::Slash) => Some(ArithmeticOp::Div),
+        TokenKind::Punct(Punct::Percent) => Some(ArithmeticOp::Mod),
+        _ => None,
     }
 }

@@ -73,7 +73,7 @@ impl Parser {
 
     /// `'-' simpleTerm | simpleTerm`. A minus before a positive number folds into a
     /// negative literal, as the AST keeps negative constants as literals.
-    fn term_group(&mut self) -> PResult<Term> {
+    pub(crate) fn term_group(&mut self) -> PResult<Term> {
         if !self.at_punct(Punct::Minus) {
             return self.simple_term();
         }
@@ -271,7 +271,7 @@ impl Parser {
 impl Parser {
     /// One more operator in a chain: one level deeper, failing at the limit
     /// (the error points at the operator).
-    fn deeper_by_one_operator(&mut self) -> PResult<()> {
+    pub(crate) fn deeper_by_one_operator(&mut self) -> PResult<()> {
         if self.depth >= crate::parser::MAX_DEPTH {
             return Err(crate::error::ParseError::new(
                 crate::error::ParseErrorKind::NestingTooDeep {
