@@ -129,7 +129,7 @@ pub fn open_item(m: &mut Markup, item: &Item, count: &str, open: bool) {
     };
     m.open("details", attrs).open("summary", &[]).text(&item.title);
     if !count.is_empty() {
-        m.el("span", &[("class", "count")], count);
+        m.text(" ").el("span", &[("class", "count")], count);
     }
     m.close("summary").raw("<div class=\"body\">");
 }
