@@ -103,6 +103,12 @@ impl Document {
         m.raw("<nav class=\"toc\" aria-label=\"Contents\"><details open><summary>Contents</summary><ol>");
         for s in &self.sections {
             m.open("li", &[]).el("a", &[("href", &format!("#{}", s.id))], &s.title);
+            // A long list of blocks folds away: the contents stay one screen.
+            let fold = s.items.len() > OPEN_ITEMS_UP_TO;
+            if fold {
+                m.raw("<details>")
+                    .el("summary", &[], &format!("{} entries", s.items.len()));
+            }
             if !s.items.is_empty() {
                 m.raw("<ol>");
                 for item in &s.items {
@@ -111,6 +117,9 @@ impl Document {
                         .close("li");
                 }
                 m.raw("</ol>");
+            }
+            if fold {
+                m.raw("</details>");
             }
             m.close("li");
         }

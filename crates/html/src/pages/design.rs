@@ -69,14 +69,20 @@ fn access_patterns(queries: &[Value]) -> Section {
         .iter()
         .filter_map(|q| Some((text(q, "name")?.to_string(), text(q, "table")?.to_string())))
         .collect();
+    let open = queries.len() <= OPEN_ITEMS_UP_TO;
     let mut m = Markup::new();
     if !flows.is_empty() {
+        let item = Item {
+            id: "flow".into(),
+            title: "Query → table flow".into(),
+        };
+        open_item(&mut m, &item, &format!("{} arrows", flows.len()), open);
         m.open("figure", &[("class", "diagram")])
             .raw(&chebotko::render_flow_svg(&flows))
             .el("figcaption", &[], "Each query and the table that serves it")
             .close("figure");
+        close_item(&mut m);
     }
-    let open = queries.len() <= OPEN_ITEMS_UP_TO;
     let mut items = Vec::new();
     for q in queries {
         let name = text_or_empty(q, "name");
