@@ -23,7 +23,13 @@ pub type Run<'a> = dyn Fn(bool) -> Output + 'a;
 /// Runs the command, writing the HTML page to `html` when given. `json`: the
 /// user's stdout format. `inputs`: the files the command reads (the page is
 /// never written over one).
-pub fn run_with_html(html: Option<&Path>, page: Page, inputs: &[&Path], json: bool, run: &Run) -> Output {
+pub fn run_with_html(
+    html: Option<&Path>,
+    page: Page,
+    inputs: &[&Path],
+    json: bool,
+    run: &Run,
+) -> Output {
     let Some(html) = html else {
         return run(json);
     };
@@ -38,7 +44,10 @@ pub fn run_with_html(html: Option<&Path>, page: Page, inputs: &[&Path], json: bo
         Ok(v) => v,
         Err(e) => {
             return error(
-                &format!("--html {}: the command's JSON could not be read back: {e}", html.display()),
+                &format!(
+                    "--html {}: the command's JSON could not be read back: {e}",
+                    html.display()
+                ),
                 json,
             );
         }
@@ -53,7 +62,10 @@ pub fn run_with_html(html: Option<&Path>, page: Page, inputs: &[&Path], json: bo
 /// The HTML file must not be one of the inputs, nor a directory.
 fn check_target(html: &Path, inputs: &[&Path]) -> Result<(), String> {
     if html.is_dir() {
-        return Err(format!("--html {}: is a directory; give a file name", html.display()));
+        return Err(format!(
+            "--html {}: is a directory; give a file name",
+            html.display()
+        ));
     }
     let target = canonical(html);
     for input in inputs {
@@ -87,7 +99,8 @@ fn canonical(path: &Path) -> PathBuf {
 /// `path`: a reader never sees half a page, and a failed write leaves the old
 /// file as it was.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let fail = |what: &str, e: std::io::Error| format!("--html {}: cannot {what}: {e}", path.display());
+    let fail =
+        |what: &str, e: std::io::Error| format!("--html {}: cannot {what}: {e}", path.display());
     let name = path
         .file_name()
         .ok_or_else(|| format!("--html {}: not a file name", path.display()))?;

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
-use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::html_out::run_with_html;
+use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
-use cqlmodel_html::Page;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
 use cqlmodel_diagnostics::{
     Diagnostic, Severity, escape_controls, escape_line, render_human, render_json,
 };
+use cqlmodel_html::Page;
 
 #[derive(Parser)]
 #[command(
@@ -231,7 +231,12 @@ fn main() -> ExitCode {
                 color,
             };
             let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
-            inputs.extend([&queries, &stats, &config].into_iter().flatten().map(PathBuf::as_path));
+            inputs.extend(
+                [&queries, &stats, &config]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            );
             let run = |j: bool| review_cmd::run(&args(j));
             emit_output(run_with_html(html, page, &inputs, json, &run))
         }
@@ -256,16 +261,30 @@ fn main() -> ExitCode {
             let run = |j: bool| cqlmodel_cli::migrate_cmd::run(&args, j, color, epoch);
             let inputs = [&args.old, &args.new];
             let mut inputs: Vec<&Path> = inputs.into_iter().map(PathBuf::as_path).collect();
-            inputs.extend([&args.queries, &args.stats].into_iter().flatten().map(PathBuf::as_path));
+            inputs.extend(
+                [&args.queries, &args.stats]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            );
             emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Diagnose(args) => {
             let format = review_format(cli.format);
             let run = |j: bool| {
-                let format = if j { review_cmd::ReviewFormat::Json } else { format };
+                let format = if j {
+                    review_cmd::ReviewFormat::Json
+                } else {
+                    format
+                };
                 cqlmodel_cli::diagnose_cmd::run(&args, format, color)
             };
-            let inputs: Vec<&Path> = args.inputs.iter().chain(&args.schema).map(PathBuf::as_path).collect();
+            let inputs: Vec<&Path> = args
+                .inputs
+                .iter()
+                .chain(&args.schema)
+                .map(PathBuf::as_path)
+                .collect();
             emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Design {
@@ -284,10 +303,19 @@ fn main() -> ExitCode {
                 let options = cqlmodel_design::WriteOptions { force };
                 let (stdout, stderr, code) =
                     cqlmodel_cli::design_cmd::run_with(&files, &out, options, j, color);
-                review_cmd::Output { stdout, stderr, code }
+                review_cmd::Output {
+                    stdout,
+                    stderr,
+                    code,
+                }
             };
             let mut inputs: Vec<&Path> = vec![&model];
-            inputs.extend([&queries, &stats].into_iter().flatten().map(PathBuf::as_path));
+            inputs.extend(
+                [&queries, &stats]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            );
             emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Size {
@@ -298,7 +326,11 @@ fn main() -> ExitCode {
             let run = |j: bool| {
                 let (stdout, stderr, code) =
                     cqlmodel_cli::size::run(&schema, &stats, table.as_deref(), j, color);
-                review_cmd::Output { stdout, stderr, code }
+                review_cmd::Output {
+                    stdout,
+                    stderr,
+                    code,
+                }
             };
             let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
             inputs.push(&stats);
@@ -309,8 +341,16 @@ fn main() -> ExitCode {
                 let (out, err, code) = cqlmodel_cli::ring_cmd::run(args.clone(), j);
                 // Ring text has no color: datacenter and node names from the
                 // topology file are escaped with the rest.
-                let stdout = if j { out } else { escape_controls(&out).into_owned() };
-                review_cmd::Output { stdout, stderr: escape_controls(&err).into_owned(), code }
+                let stdout = if j {
+                    out
+                } else {
+                    escape_controls(&out).into_owned()
+                };
+                review_cmd::Output {
+                    stdout,
+                    stderr: escape_controls(&err).into_owned(),
+                    code,
+                }
             };
             let inputs: Vec<&Path> = [&args.topology, &args.stats]
                 .into_iter()

@@ -74,7 +74,12 @@ fn outline(html: &str) -> String {
                     .unwrap_or_default()
             };
             let depth = open.iter().filter(|shown| **shown).count();
-            let mut line = format!("{}{name}{}{}", "  ".repeat(depth), attr("id"), attr("class"));
+            let mut line = format!(
+                "{}{name}{}{}",
+                "  ".repeat(depth),
+                attr("id"),
+                attr("class")
+            );
             if TEXT_OF.contains(&name.as_str()) {
                 let text_end = rest.find("</").unwrap_or(0);
                 let text: String = rest[1.min(rest.len())..text_end.max(1)]
@@ -99,12 +104,20 @@ fn each_command_writes_its_page() {
     let dir = tempfile::tempdir().expect("tempdir");
     for example in EXAMPLES {
         let (path, code) = write_page(example, dir.path());
-        assert!(matches!(code, Some(0 | 1)), "{}: exit {code:?}", example.name);
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{}: exit {code:?}",
+            example.name
+        );
         let html = std::fs::read_to_string(&path).expect("the page is written");
         assert!(html.starts_with("<!DOCTYPE html>"), "{}", example.name);
         assert!(!html.contains("http://") || html.matches("http://").all(|_| true));
         assert!(!html.contains("src=\"http"), "{}: no network", example.name);
-        assert!(!html.contains("<link"), "{}: no external style", example.name);
+        assert!(
+            !html.contains("<link"),
+            "{}: no external style",
+            example.name
+        );
         insta::assert_snapshot!(format!("html_{}", example.name), outline(&html));
     }
 }
@@ -160,7 +173,12 @@ fn an_input_is_never_overwritten() {
     let before = std::fs::read(root().join("examples/iot-stats.toml")).expect("read");
     let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
         .current_dir(root())
-        .args(["size", "examples/iot.cql", "--stats", "examples/iot-stats.toml"])
+        .args([
+            "size",
+            "examples/iot.cql",
+            "--stats",
+            "examples/iot-stats.toml",
+        ])
         .args(["--html", "./examples/../examples/iot-stats.toml"])
         .output()
         .expect("run");
@@ -180,7 +198,12 @@ fn an_unwritable_target_is_an_error_naming_it() {
     let target = dir.path().join("missing-dir/page.html");
     let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
         .current_dir(root())
-        .args(["size", "examples/iot.cql", "--stats", "examples/iot-stats.toml"])
+        .args([
+            "size",
+            "examples/iot.cql",
+            "--stats",
+            "examples/iot-stats.toml",
+        ])
         .arg("--html")
         .arg(&target)
         .args(["--format", "json"])
@@ -188,7 +211,10 @@ fn an_unwritable_target_is_an_error_naming_it() {
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("\"errors\"") && stdout.contains("page.html: cannot write"), "{stdout}");
+    assert!(
+        stdout.contains("\"errors\"") && stdout.contains("page.html: cannot write"),
+        "{stdout}"
+    );
     assert!(!target.exists());
 }
 
@@ -198,7 +224,12 @@ fn an_input_error_writes_no_page() {
     let target = dir.path().join("page.html");
     let out = Command::new(env!("CARGO_BIN_EXE_cqlmodel"))
         .current_dir(root())
-        .args(["size", "examples/iot.cql", "--stats", "examples/no-such-stats.toml"])
+        .args([
+            "size",
+            "examples/iot.cql",
+            "--stats",
+            "examples/no-such-stats.toml",
+        ])
         .arg("--html")
         .arg(&target)
         .output()

@@ -65,7 +65,11 @@ fn pages_render_in_a_real_browser() {
     let large = scratch.path().join("design-500.html");
     let started = Instant::now();
     let html = render(Page::Design, &synthetic_design(500), &Sources::new());
-    println!("render 500-table design page (debug build): {:?}, {} bytes", started.elapsed(), html.len());
+    println!(
+        "render 500-table design page (debug build): {:?}, {} bytes",
+        started.elapsed(),
+        html.len()
+    );
     std::fs::write(&large, html).expect("write");
     pages.push(("design-500".into(), large));
 
@@ -73,8 +77,14 @@ fn pages_render_in_a_real_browser() {
     let mut failures = Vec::new();
     for width in WIDTHS {
         let profile = tempfile::tempdir().expect("profile");
-        let session = Session::new(&driver, &tool("chromium"), &profile.path().to_string_lossy(), width, SCREEN_HEIGHT)
-            .expect("browser session");
+        let session = Session::new(
+            &driver,
+            &tool("chromium"),
+            &profile.path().to_string_lossy(),
+            width,
+            SCREEN_HEIGHT,
+        )
+        .expect("browser session");
         for (name, path) in &pages {
             if let Err(e) = check_page(&session, name, path, width, &shots) {
                 failures.push(format!("{name} at {width} px: {e}"));
@@ -84,19 +94,32 @@ fn pages_render_in_a_real_browser() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn check_page(session: &Session, name: &str, path: &Path, width: u32, shots: &Path) -> Result<(), String> {
+fn check_page(
+    session: &Session,
+    name: &str,
+    path: &Path,
+    width: u32,
+    shots: &Path,
+) -> Result<(), String> {
     session.set_window(width, SCREEN_HEIGHT)?;
     let _ = session.console()?;
-    let url = format!("file://{}", path.canonicalize().map_err(|e| e.to_string())?.display());
+    let url = format!(
+        "file://{}",
+        path.canonicalize().map_err(|e| e.to_string())?.display()
+    );
     let started = Instant::now();
     session.goto(&url)?;
     let opened = started.elapsed();
-    let load_ms = session.run(
-        "var n=performance.getEntriesByType('navigation')[0];return n?n.loadEventEnd:null;",
-    )?;
-    println!("{name} at {width} px: opened in {} ms (navigation to load event {load_ms} ms)", opened.as_millis());
+    let load_ms = session
+        .run("var n=performance.getEntriesByType('navigation')[0];return n?n.loadEventEnd:null;")?;
+    println!(
+        "{name} at {width} px: opened in {} ms (navigation to load event {load_ms} ms)",
+        opened.as_millis()
+    );
     if name == "design-500" && opened.as_secs_f64() >= 2.0 {
-        return Err(format!("the 500-table page took {opened:?} to open (target < 2 s)"));
+        return Err(format!(
+            "the 500-table page took {opened:?} to open (target < 2 s)"
+        ));
     }
     let errors: Vec<Value> = session
         .console()?
@@ -104,7 +127,10 @@ fn check_page(session: &Session, name: &str, path: &Path, width: u32, shots: &Pa
         .filter(|entry| entry["level"] == "SEVERE")
         .collect();
     let report = session.run(CHECKS)?;
-    let shot_height = report["height"].as_u64().unwrap_or(900).min(u64::from(SHOT_HEIGHT_MAX)) as u32;
+    let shot_height = report["height"]
+        .as_u64()
+        .unwrap_or(900)
+        .min(u64::from(SHOT_HEIGHT_MAX)) as u32;
     session.set_window(width, shot_height.max(SCREEN_HEIGHT))?;
     let png = session.screenshot()?;
     std::fs::write(shots.join(format!("{name}-{width}.png")), png).map_err(|e| e.to_string())?;
@@ -112,17 +138,27 @@ fn check_page(session: &Session, name: &str, path: &Path, width: u32, shots: &Pa
     if !errors.is_empty() {
         problems.push(format!("console errors: {errors:?}"));
     }
-    if report["diagrams"].as_u64().unwrap_or(0) == 0 && name != "diagnose" && name != "review" && name != "migrate" {
+    if report["diagrams"].as_u64().unwrap_or(0) == 0
+        && name != "diagnose"
+        && name != "review"
+        && name != "migrate"
+    {
         problems.push("no diagram on the page".into());
     }
     if report["empty"].as_array().is_some_and(|a| !a.is_empty()) {
         problems.push(format!("diagrams without a size: {}", report["empty"]));
     }
-    if report["scrollWidth"].as_u64() > report["width"].as_u64() || report["wide"].as_array().is_some_and(|a| !a.is_empty()) {
+    if report["scrollWidth"].as_u64() > report["width"].as_u64()
+        || report["wide"].as_array().is_some_and(|a| !a.is_empty())
+    {
         problems.push(format!(
             "wider than the page ({} > {}): {}",
             report["scrollWidth"], report["width"], report["wide"]
         ));
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
 }

@@ -1,8 +1,8 @@
 //! `cargo bench -p cqlmodel-html`: the HTML page of a 500-table design
 //! (target: under 1 s).
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use cqlmodel_html::{Page, Sources, render, sample::synthetic_design};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 fn bench(c: &mut Criterion) {
     let model = synthetic_design(500);

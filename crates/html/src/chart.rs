@@ -31,11 +31,13 @@ pub enum Scale {
     Log,
 }
 
-const WIDTH: f64 = 680.0;
-const LABEL_WIDTH: f64 = 130.0;
-const VALUE_WIDTH: f64 = 90.0;
-const PLOT_LEFT: f64 = LABEL_WIDTH;
-const PLOT_RIGHT: f64 = WIDTH - VALUE_WIDTH;
+/// Width of the bars' area: narrow enough that a phone shows the chart at
+/// three quarters of its size.
+const PLOT_WIDTH: f64 = 360.0;
+const VALUE_WIDTH: f64 = 70.0;
+/// Label cells: 12 px text is about 7 px a character.
+const LABEL_CHAR: f64 = 7.0;
+const LABEL_CHARS_MAX: usize = 18;
 const TOP: f64 = 26.0;
 const BAR_HEIGHT: f64 = 14.0;
 const BAR_GAP: f64 = 4.0;
@@ -50,14 +52,21 @@ pub fn bar_chart(
     scale: Scale,
     format: &dyn Fn(f64) -> String,
 ) -> String {
-    let axis = Axis::fit(bars, limits, scale);
+    let label_chars = bars
+        .iter()
+        .map(|b| b.label.chars().count().min(LABEL_CHARS_MAX))
+        .max()
+        .unwrap_or(0);
+    let plot_left = (label_chars as f64 * LABEL_CHAR + 12.0).max(40.0);
+    let width = plot_left + PLOT_WIDTH + VALUE_WIDTH;
+    let axis = Axis::fit(bars, limits, scale, plot_left);
     let mut y = TOP;
     let mut body = String::new();
     for (i, bar) in bars.iter().enumerate() {
         if i > 0 && !bar.label.is_empty() {
             y += GROUP_GAP;
         }
-        let width = (axis.x(bar.value) - PLOT_LEFT).max(0.0);
+        let bar_width = (axis.x(bar.value) - axis.left).max(0.0);
         let class = if bar.over {
             "over".to_string()
         } else {
@@ -72,18 +81,19 @@ pub fn bar_chart(
         if !bar.label.is_empty() {
             body.push_str(&format!(
                 "<text x=\"{:.0}\" y=\"{text_y:.0}\" text-anchor=\"end\" font-size=\"12\">{}</text>",
-                PLOT_LEFT - 6.0,
+                axis.left - 6.0,
                 escape(&clip(&bar.label, 18))
             ));
         }
         body.push_str(&format!(
-            "<rect class=\"{class}\" x=\"{PLOT_LEFT:.0}\" y=\"{y:.0}\" width=\"{width:.1}\" height=\"{BAR_HEIGHT:.0}\"><title>{}: {}</title></rect>",
+            "<rect class=\"{class}\" x=\"{:.0}\" y=\"{y:.0}\" width=\"{bar_width:.1}\" height=\"{BAR_HEIGHT:.0}\"><title>{}: {}</title></rect>",
+            axis.left,
             escape(&bar.label),
             escape(&value_text)
         ));
         body.push_str(&format!(
             "<text x=\"{:.1}\" y=\"{text_y:.0}\" font-size=\"11\">{}</text>",
-            PLOT_LEFT + width + 4.0,
+            axis.left + bar_width + 4.0,
             escape(&value_text)
         ));
         y += BAR_HEIGHT + BAR_GAP;
@@ -91,7 +101,7 @@ pub fn bar_chart(
     let bottom = y + 2.0;
     let height = bottom + AXIS_SPACE;
     let mut svg = format!(
-        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {WIDTH:.0} {height:.0}\" role=\"img\" aria-label=\"{t}\"><title>{t}</title>",
+        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" aria-label=\"{t}\"><title>{t}</title>",
         t = escape(title)
     );
     for tick in axis.ticks() {
@@ -107,7 +117,11 @@ pub fn bar_chart(
     for (i, limit) in limits.iter().enumerate() {
         let x = axis.x(limit.value);
         let label_y = if i % 2 == 0 { 12.0 } else { 22.0 };
-        let anchor = if x > PLOT_RIGHT - 80.0 { "end" } else { "start" };
+        let anchor = if x > axis.right() - 80.0 {
+            "end"
+        } else {
+            "start"
+        };
         svg.push_str(&format!(
             "<line class=\"limit\" x1=\"{x:.1}\" y1=\"{:.0}\" x2=\"{x:.1}\" y2=\"{bottom:.0}\" stroke-width=\"2\"/><text class=\"limit-label\" x=\"{:.1}\" y=\"{label_y:.0}\" text-anchor=\"{anchor}\" font-size=\"11\">{}</text>",
             TOP - 2.0,
@@ -131,13 +145,14 @@ fn clip(text: &str, max: usize) -> String {
 
 /// The value range drawn and its mapping to x.
 struct Axis {
+    left: f64,
     scale: Scale,
     lo: f64,
     hi: f64,
 }
 
 impl Axis {
-    fn fit(bars: &[Bar], limits: &[Limit], scale: Scale) -> Axis {
+    fn fit(bars: &[Bar], limits: &[Limit], scale: Scale, left: f64) -> Axis {
         let values = bars
             .iter()
             .map(|b| b.value)
@@ -147,6 +162,7 @@ impl Axis {
             Scale::Linear => {
                 let hi = values.fold(0.0_f64, f64::max);
                 Axis {
+                    left,
                     scale,
                     lo: 0.0,
                     hi: nice_ceiling(hi),
@@ -163,21 +179,34 @@ impl Axis {
                     let hi = max.log10().ceil().max(lo + 1.0);
                     (lo, hi)
                 };
-                Axis { scale, lo, hi }
+                Axis {
+                    left,
+                    scale,
+                    lo,
+                    hi,
+                }
             }
         }
     }
 
+    fn right(&self) -> f64 {
+        self.left + PLOT_WIDTH
+    }
+
     fn x(&self, value: f64) -> f64 {
-        let span = PLOT_RIGHT - PLOT_LEFT;
+        let span = PLOT_WIDTH;
         let fraction = match self.scale {
             Scale::Linear if self.hi > 0.0 => value / self.hi,
             Scale::Linear => 0.0,
             Scale::Log if value > 0.0 => (value.log10() - self.lo) / (self.hi - self.lo),
             Scale::Log => 0.0,
         };
-        let fraction = if fraction.is_finite() { fraction.clamp(0.0, 1.0) } else { 0.0 };
-        PLOT_LEFT + fraction * span
+        let fraction = if fraction.is_finite() {
+            fraction.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        self.left + fraction * span
     }
 
     /// Decades on a log scale (at most 8 labelled), quarters on a linear one.
@@ -256,8 +285,17 @@ mod tests {
 
     #[test]
     fn labels_are_escaped_and_clipped() {
-        let svg = bar_chart("<t>", &[bar("<node & 'x'> with a long name", 1.0)], &[], Scale::Linear, &|v| v.to_string());
-        assert!(svg.contains("&lt;node &amp; &#39;x&#39;&gt; with…"), "{svg}");
+        let svg = bar_chart(
+            "<t>",
+            &[bar("<node & 'x'> with a long name", 1.0)],
+            &[],
+            Scale::Linear,
+            &|v| v.to_string(),
+        );
+        assert!(
+            svg.contains("&lt;node &amp; &#39;x&#39;&gt; with…"),
+            "{svg}"
+        );
         assert!(!svg.contains("<t>"));
     }
 

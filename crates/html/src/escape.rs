@@ -61,7 +61,10 @@ mod tests {
 
     #[test]
     fn control_characters_are_shown_not_passed() {
-        assert_eq!(escape("a\u{1b}[31mb\u{7f}\u{85}"), "a\\u{1b}[31mb\\u{7f}\\u{85}");
+        assert_eq!(
+            escape("a\u{1b}[31mb\u{7f}\u{85}"),
+            "a\\u{1b}[31mb\\u{7f}\\u{85}"
+        );
         assert_eq!(escape("line\nnext\tcol"), "line\nnext\tcol");
         assert_eq!(escape("é 名前 😀"), "é 名前 😀");
     }

@@ -84,9 +84,16 @@ mod tests {
     #[test]
     fn unknown_fields_show_with_their_names() {
         let mut m = Markup::new();
-        other_fields(&mut m, &json!({"table": "t", "fit": {"verdict": "<ok>"}}), &["table"]);
+        other_fields(
+            &mut m,
+            &json!({"table": "t", "fit": {"verdict": "<ok>"}}),
+            &["table"],
+        );
         let html = m.into_string();
-        assert!(html.contains("<dt>fit</dt>") && html.contains("&lt;ok&gt;"), "{html}");
+        assert!(
+            html.contains("<dt>fit</dt>") && html.contains("&lt;ok&gt;"),
+            "{html}"
+        );
         assert!(!html.contains("<dt>table</dt>"));
     }
 

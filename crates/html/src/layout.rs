@@ -102,7 +102,8 @@ impl Document {
         }
         m.raw("<nav class=\"toc\" aria-label=\"Contents\"><details open><summary>Contents</summary><ol>");
         for s in &self.sections {
-            m.open("li", &[]).el("a", &[("href", &format!("#{}", s.id))], &s.title);
+            m.open("li", &[])
+                .el("a", &[("href", &format!("#{}", s.id))], &s.title);
             // A long list of blocks folds away: the contents stay one screen.
             let fold = s.items.len() > OPEN_ITEMS_UP_TO;
             if fold {
@@ -136,7 +137,9 @@ pub fn open_item(m: &mut Markup, item: &Item, count: &str, open: bool) {
     } else {
         &[("class", "item"), ("id", &item.id)]
     };
-    m.open("details", attrs).open("summary", &[]).text(&item.title);
+    m.open("details", attrs)
+        .open("summary", &[])
+        .text(&item.title);
     if !count.is_empty() {
         m.text(" ").el("span", &[("class", "count")], count);
     }

@@ -20,8 +20,8 @@ pub mod generic;
 pub mod json;
 pub mod layout;
 pub mod markup;
-pub mod sample;
 mod pages;
+pub mod sample;
 
 use std::collections::BTreeMap;
 

@@ -49,7 +49,12 @@ impl Markup {
     }
 
     /// `<tag …>text</tag>`.
-    pub fn el(&mut self, tag: &'static str, attrs: &[(&'static str, &str)], text: &str) -> &mut Self {
+    pub fn el(
+        &mut self,
+        tag: &'static str,
+        attrs: &[(&'static str, &str)],
+        text: &str,
+    ) -> &mut Self {
         self.open(tag, attrs).text(text).close(tag)
     }
 

@@ -30,10 +30,10 @@ impl Driver {
         let driver = Driver { child, port };
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
-            if let Ok((200, status)) = driver.request("GET", "/status", None) {
-                if status["value"]["ready"] == json!(true) {
-                    return Ok(driver);
-                }
+            if let Ok((200, status)) = driver.request("GET", "/status", None)
+                && status["value"]["ready"] == json!(true)
+            {
+                return Ok(driver);
             }
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -41,7 +41,12 @@ impl Driver {
     }
 
     /// One HTTP/1.1 request with a JSON body; the status and the JSON answer.
-    pub fn request(&self, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), String> {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).map_err(|e| e.to_string())?;
         stream
             .set_read_timeout(Some(Duration::from_secs(120)))
@@ -58,7 +63,9 @@ impl Driver {
             .map_err(|e| e.to_string())?;
         let mut reader = BufReader::new(stream);
         let mut status_line = String::new();
-        reader.read_line(&mut status_line).map_err(|e| e.to_string())?;
+        reader
+            .read_line(&mut status_line)
+            .map_err(|e| e.to_string())?;
         let status: u16 = status_line
             .split_whitespace()
             .nth(1)
@@ -72,10 +79,10 @@ impl Driver {
             if line.is_empty() {
                 break;
             }
-            if let Some((k, v)) = line.split_once(':') {
-                if k.eq_ignore_ascii_case("content-length") {
-                    length = v.trim().parse::<usize>().ok();
-                }
+            if let Some((k, v)) = line.split_once(':')
+                && k.eq_ignore_ascii_case("content-length")
+            {
+                length = v.trim().parse::<usize>().ok();
             }
         }
         let mut bytes = Vec::new();
@@ -108,7 +115,13 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// A headless Chromium with its own fresh profile, the window `width` × `height`.
-    pub fn new(driver: &'a Driver, chromium: &str, profile: &str, width: u32, height: u32) -> Result<Session<'a>, String> {
+    pub fn new(
+        driver: &'a Driver,
+        chromium: &str,
+        profile: &str,
+        width: u32,
+        height: u32,
+    ) -> Result<Session<'a>, String> {
         let args = [
             "--headless".to_string(),
             "--no-sandbox".into(),
@@ -135,9 +148,9 @@ impl<'a> Session<'a> {
     }
 
     fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
-        let (status, answer) = self
-            .driver
-            .request(method, &format!("/session/{}{path}", self.id), body)?;
+        let (status, answer) =
+            self.driver
+                .request(method, &format!("/session/{}{path}", self.id), body)?;
         if status != 200 {
             return Err(format!("{method} {path}: {status} {answer}"));
         }
@@ -145,12 +158,17 @@ impl<'a> Session<'a> {
     }
 
     pub fn goto(&self, url: &str) -> Result<(), String> {
-        self.call("POST", "/url", Some(&json!({"url": url}))).map(|_| ())
+        self.call("POST", "/url", Some(&json!({"url": url})))
+            .map(|_| ())
     }
 
     /// Runs `script` (a function body) and returns its value.
     pub fn run(&self, script: &str) -> Result<Value, String> {
-        self.call("POST", "/execute/sync", Some(&json!({"script": script, "args": []})))
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(&json!({"script": script, "args": []})),
+        )
     }
 
     /// The browser console's entries since the last call.
@@ -160,8 +178,12 @@ impl<'a> Session<'a> {
     }
 
     pub fn set_window(&self, width: u32, height: u32) -> Result<(), String> {
-        self.call("POST", "/window/rect", Some(&json!({"width": width, "height": height})))
-            .map(|_| ())
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(&json!({"width": width, "height": height})),
+        )
+        .map(|_| ())
     }
 
     /// A PNG of the viewport.
@@ -173,7 +195,9 @@ impl<'a> Session<'a> {
 
 impl Drop for Session<'_> {
     fn drop(&mut self) {
-        let _ = self.driver.request("DELETE", &format!("/session/{}", self.id), None);
+        let _ = self
+            .driver
+            .request("DELETE", &format!("/session/{}", self.id), None);
     }
 }
 
@@ -189,7 +213,10 @@ fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let mut acc = 0u32;
     let mut bits = 0;
-    for c in text.bytes().filter(|c| !c.is_ascii_whitespace() && *c != b'=') {
+    for c in text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+    {
         let v = value(c).ok_or("bad base64")?;
         acc = (acc << 6) | u32::from(v);
         bits += 6;

@@ -27,7 +27,10 @@ pub fn document(model: &Value) -> Document {
     let tables = list(model, "tables");
     let queries = list(model, "queries");
     let writes = list(model, "write_paths");
-    let served = queries.iter().filter(|q| text(q, "table").is_some()).count();
+    let served = queries
+        .iter()
+        .filter(|q| text(q, "table").is_some())
+        .count();
     let mut sections = vec![
         access_patterns(queries),
         tables_section(tables),
@@ -125,7 +128,16 @@ fn query(m: &mut Markup, q: &Value) {
     generic::other_fields(
         m,
         q,
-        &["name", "cql", "table", "partitions", "rows_read", "statements", "notes", "off_path"],
+        &[
+            "name",
+            "cql",
+            "table",
+            "partitions",
+            "rows_read",
+            "statements",
+            "notes",
+            "off_path",
+        ],
     );
 }
 
@@ -178,14 +190,26 @@ fn table(m: &mut Markup, t: &Value) {
         .field("entity", text_or_empty(t, "entity"))
         .field("grain", &texts(t, "grain").join(" × "))
         .field("compaction", text_or_empty(t, "compaction"))
-        .field("default_time_to_live", &number_text(t, "default_time_to_live"))
+        .field(
+            "default_time_to_live",
+            &number_text(t, "default_time_to_live"),
+        )
         .raw("</dl>");
     generic::other_fields(
         m,
         t,
         &[
-            "name", "kind", "entity", "grain", "columns", "partition_key", "clustering", "static",
-            "queries", "compaction", "default_time_to_live",
+            "name",
+            "kind",
+            "entity",
+            "grain",
+            "columns",
+            "partition_key",
+            "clustering",
+            "static",
+            "queries",
+            "compaction",
+            "default_time_to_live",
         ],
     );
 }

@@ -11,12 +11,28 @@ use crate::layout::{Item, OPEN_ITEMS_UP_TO, Section, close_item, open_item};
 use crate::markup::Markup;
 
 const PATH_FIELDS: &[&str] = &[
-    "name", "kind", "entity", "rate", "consistency", "inferred", "write_amplification", "notes",
-    "not_atomic", "statements",
+    "name",
+    "kind",
+    "entity",
+    "rate",
+    "consistency",
+    "inferred",
+    "write_amplification",
+    "notes",
+    "not_atomic",
+    "statements",
 ];
 
 const STATEMENT_FIELDS: &[&str] = &[
-    "table", "cql", "mechanism", "lwt", "counter", "hybrid", "reason", "reads_first", "only_when",
+    "table",
+    "cql",
+    "mechanism",
+    "lwt",
+    "counter",
+    "hybrid",
+    "reason",
+    "reads_first",
+    "only_when",
     "repeat",
 ];
 
@@ -51,7 +67,10 @@ fn write_path(m: &mut Markup, p: &Value) {
     m.raw("<dl class=\"fields\">")
         .field("rate", &format!("{}/s", number_text(p, "rate")))
         .field("consistency", text_or_empty(p, "consistency"))
-        .field("write amplification", &number_text(p, "write_amplification"))
+        .field(
+            "write amplification",
+            &number_text(p, "write_amplification"),
+        )
         .field("inferred", if flag(p, "inferred") { "yes" } else { "no" })
         .raw("</dl>");
     m.list("notes", texts(p, "notes"));

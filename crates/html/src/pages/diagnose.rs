@@ -68,11 +68,19 @@ fn read_section(read: &Value) -> Section {
 
 /// Rows of objects as an HTML table, one column per key of the first row.
 pub fn rows_table(m: &mut Markup, rows: &[Value]) {
-    let keys: Vec<&String> = rows
+    // Names first (the JSON's keys come sorted), then the figures.
+    const FIRST: [&str; 5] = ["node", "table", "dc", "rack", "format"];
+    let mut keys: Vec<&String> = rows
         .first()
         .and_then(Value::as_object)
         .map(|o| o.keys().collect())
         .unwrap_or_default();
+    keys.sort_by_key(|k| {
+        FIRST
+            .iter()
+            .position(|f| *f == k.as_str())
+            .unwrap_or(FIRST.len())
+    });
     if keys.is_empty() {
         generic::value(m, &Value::Array(rows.to_vec()));
         return;

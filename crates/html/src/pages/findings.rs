@@ -74,7 +74,11 @@ fn finding(m: &mut Markup, f: &Value, sources: &Sources) {
     let severity = text(f, "severity").unwrap_or("info");
     let class = format!("finding sev-{}", css_word(severity));
     m.open("div", &[("class", &class)]).raw("<p>");
-    m.el("span", &[("class", &format!("badge sev-{}", css_word(severity)))], severity);
+    m.el(
+        "span",
+        &[("class", &format!("badge sev-{}", css_word(severity)))],
+        severity,
+    );
     if let Some(code) = text(f, "code") {
         m.el("span", &[("class", "badge")], code);
     }
@@ -83,7 +87,10 @@ fn finding(m: &mut Markup, f: &Value, sources: &Sources) {
     place(m, f, sources);
     m.list("notes", texts(f, "notes"));
     if let Some(help) = text(f, "help") {
-        m.open("p", &[]).el("strong", &[], "help: ").text(help).close("p");
+        m.open("p", &[])
+            .el("strong", &[], "help: ")
+            .text(help)
+            .close("p");
     }
     fix(m, f.get("fix"));
     generic::other_fields(m, f, KNOWN);
@@ -128,7 +135,10 @@ fn fix(m: &mut Markup, fix: Option<&Value>) {
     match fix {
         Some(Value::String(s)) => {
             let (first, rest) = s.split_once('\n').unwrap_or((s, ""));
-            m.open("p", &[]).el("strong", &[], "fix: ").text(first).close("p");
+            m.open("p", &[])
+                .el("strong", &[], "fix: ")
+                .text(first)
+                .close("p");
             if !rest.is_empty() {
                 m.pre("cql", rest);
             }

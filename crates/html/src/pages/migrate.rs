@@ -23,13 +23,26 @@ const PHASES: [&str; 7] = [
 ];
 
 const CHANGE_FIELDS: &[&str] = &[
-    "kind", "object", "object_kind", "table", "reason", "flagged", "items", "statements", "rebuild",
+    "kind",
+    "object",
+    "object_kind",
+    "table",
+    "reason",
+    "flagged",
+    "items",
+    "statements",
+    "rebuild",
     "warnings",
 ];
 
 pub fn document(model: &Value) -> Document {
     let changes = list(model, "changes");
-    let count = |kind: &str| changes.iter().filter(|c| text(c, "kind") == Some(kind)).count();
+    let count = |kind: &str| {
+        changes
+            .iter()
+            .filter(|c| text(c, "kind") == Some(kind))
+            .count()
+    };
     let flagged = changes.iter().filter(|c| flag(c, "flagged")).count();
     let mut sections = vec![timeline(changes), changes_section(changes)];
     if let Some(dry_run) = model.get("dry_run") {
@@ -65,8 +78,11 @@ fn timeline(changes: &[Value]) -> Section {
             phase_of_change(&mut body, c, phase);
         }
         let class = if body.is_empty() { "idle" } else { "busy" };
-        m.open("li", &[("class", class)])
-            .el("span", &[("class", "phase")], &format!("phase {} {phase}", number + 1));
+        m.open("li", &[("class", class)]).el(
+            "span",
+            &[("class", "phase")],
+            &format!("phase {} {phase}", number + 1),
+        );
         if body.is_empty() {
             m.text(": nothing in this plan");
         } else {
@@ -99,7 +115,11 @@ fn phase_of_change(m: &mut Markup, change: &Value, phase: &str) {
         return;
     }
     m.open("p", &[])
-        .el("a", &[("href", &format!("#{}", anchor("change", object)))], object)
+        .el(
+            "a",
+            &[("href", &format!("#{}", anchor("change", object)))],
+            object,
+        )
         .close("p");
     if steps.is_empty() && !statements.is_empty() {
         m.pre("cql", &statements.join("\n"));
@@ -129,14 +149,24 @@ fn backfill_step(m: &mut Markup, b: &Value) {
         let bytes = number(sizing, "bytes").map_or("—".into(), format_bytes);
         let hours = number(sizing, "hours").map_or("—".into(), |h| format!("{h} h"));
         let rate = number(sizing, "rows_per_second").map_or("—".into(), format_count);
-        m.el("p", &[], &format!("{rows} rows, {bytes}, {hours} at {rate} rows/s"));
+        m.el(
+            "p",
+            &[],
+            &format!("{rows} rows, {bytes}, {hours} at {rate} rows/s"),
+        );
     }
     m.list("notes", texts(b, "transformation"));
     m.list("notes", texts(b, "caveats"));
     if let Some(why) = text(b, "cdm_why") {
-        m.open("p", &[]).el("strong", &[], "cassandra-data-migrator: ").text(why).close("p");
+        m.open("p", &[])
+            .el("strong", &[], "cassandra-data-migrator: ")
+            .text(why)
+            .close("p");
     }
-    for (key, label) in [("dsbulk", "DSBulk"), ("cdm_properties", "cassandra-data-migrator properties")] {
+    for (key, label) in [
+        ("dsbulk", "DSBulk"),
+        ("cdm_properties", "cassandra-data-migrator properties"),
+    ] {
         if let Some(script) = text(b, key) {
             m.open("details", &[]).el("summary", &[], label);
             m.pre("script", script).close("details");
@@ -154,9 +184,16 @@ fn changes_section(changes: &[Value]) -> Section {
             id: anchor("change", object),
             title: format!("{} {object}", text_or_empty(c, "kind")),
         };
-        let note = if flag(c, "flagged") { "needs a decision" } else { "" };
+        let note = if flag(c, "flagged") {
+            "needs a decision"
+        } else {
+            ""
+        };
         open_item(&mut m, &item, note, open);
-        m.open("p", &[]).el("strong", &[], "why: ").text(text_or_empty(c, "reason")).close("p");
+        m.open("p", &[])
+            .el("strong", &[], "why: ")
+            .text(text_or_empty(c, "reason"))
+            .close("p");
         m.list("notes", texts(c, "warnings"));
         let items_list = list(c, "items");
         if !items_list.is_empty() {
@@ -170,7 +207,11 @@ fn changes_section(changes: &[Value]) -> Section {
         items.push(item);
     }
     if changes.is_empty() {
-        m.el("p", &[("class", "ok")], "OLD and NEW are the same schema: nothing to do.");
+        m.el(
+            "p",
+            &[("class", "ok")],
+            "OLD and NEW are the same schema: nothing to do.",
+        );
     }
     Section::new("changes", "Changes", m).with_items(items)
 }
@@ -206,6 +247,13 @@ fn rebuild(m: &mut Markup, r: &Value) {
     generic::other_fields(
         m,
         r,
-        &["old_table", "new_table", "columns", "dual_writes", "reads", "backfill"],
+        &[
+            "old_table",
+            "new_table",
+            "columns",
+            "dual_writes",
+            "reads",
+            "backfill",
+        ],
     );
 }

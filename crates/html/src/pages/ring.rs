@@ -37,7 +37,11 @@ pub fn document(model: &Value) -> Document {
     if !hottest.is_empty() {
         let mut m = Markup::new();
         if model.get("hottest_exact").and_then(Value::as_bool) == Some(false) {
-            m.el("p", &[], "Shares of the hottest partitions are estimates (hottest_exact: false).");
+            m.el(
+                "p",
+                &[],
+                "Shares of the hottest partitions are estimates (hottest_exact: false).",
+            );
         }
         rows_table(&mut m, hottest);
         sections.push(Section::new("hottest", "Hottest partitions", m));

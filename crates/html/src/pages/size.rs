@@ -24,9 +24,19 @@ const PERCENTILES: [(&str, &str); 7] = [
 ];
 
 const KNOWN: &[&str] = &[
-    "table", "exceeds", "sized_at", "partitions", "total_rows", "bytes_per_partition",
-    "rows_per_partition", "cells_per_partition", "formula", "growth", "recommendation",
-    "assumptions", "thresholds",
+    "table",
+    "exceeds",
+    "sized_at",
+    "partitions",
+    "total_rows",
+    "bytes_per_partition",
+    "rows_per_partition",
+    "cells_per_partition",
+    "formula",
+    "growth",
+    "recommendation",
+    "assumptions",
+    "thresholds",
 ];
 
 pub fn document(model: &Value) -> Document {
@@ -87,7 +97,7 @@ fn table(m: &mut Markup, e: &Value) {
         e,
         recommendation,
         "rows_per_partition",
-        "Rows per partition",
+        "Rows in a partition",
         number(thresholds, "partition_rows"),
         &|v| format_count(v),
     );
@@ -95,7 +105,11 @@ fn table(m: &mut Markup, e: &Value) {
     if let Some(r) = recommendation {
         m.el("h3", &[], "Recommendation");
         m.el("p", &[], text_or_empty(r, "summary"));
-        generic::other_fields(m, r, &["summary", "bytes_per_partition", "rows_per_partition"]);
+        generic::other_fields(
+            m,
+            r,
+            &["summary", "bytes_per_partition", "rows_per_partition"],
+        );
     }
     if let Some(formula) = e.get("formula") {
         m.el("h3", &[], "Formula inputs");
@@ -160,7 +174,9 @@ fn distribution(
     m.open("figure", &[])
         .raw(&bar_chart(&caption, &bars, &limits, Scale::Log, format))
         .open("figcaption", &[]);
-    m.text(&format!("{title} per partition, log scale; dashed line: the limit"));
+    m.text(&format!(
+        "{title} per partition, log scale; dashed line: the limit"
+    ));
     if after.is_some() {
         m.raw("<span class=\"legend\"> · <span><i class=\"s1\"></i>now</span><span><i class=\"s2\"></i>after the recommendation</span></span>");
     }
@@ -201,7 +217,11 @@ fn growth(m: &mut Markup, e: &Value, limit: Option<f64>) {
             Scale::Log,
             &|v| format_bytes(v),
         ))
-        .el("figcaption", &[], "Largest partition at each horizon, log scale")
+        .el(
+            "figcaption",
+            &[],
+            "Largest partition at each horizon, log scale",
+        )
         .close("figure");
     m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th>after</th><th>partitions</th><th>rows (max)</th><th>size (max)</th><th>over</th></tr></thead><tbody>");
     for s in steps {
@@ -209,8 +229,16 @@ fn growth(m: &mut Markup, e: &Value, limit: Option<f64>) {
         m.raw("<tr>")
             .el("td", &[], text_or_empty(s, "after"))
             .el("td", &[("class", "num")], &count_at(s, "partitions"))
-            .el("td", &[("class", "num")], &max("rows_per_partition").map_or("—".into(), format_count))
-            .el("td", &[("class", "num")], &max("bytes_per_partition").map_or("—".into(), format_bytes))
+            .el(
+                "td",
+                &[("class", "num")],
+                &max("rows_per_partition").map_or("—".into(), format_count),
+            )
+            .el(
+                "td",
+                &[("class", "num")],
+                &max("bytes_per_partition").map_or("—".into(), format_bytes),
+            )
             .el("td", &[], &texts(s, "exceeds").join(", "))
             .raw("</tr>");
     }
