@@ -175,7 +175,7 @@ fn distribution(
         .raw(&bar_chart(&caption, &bars, &limits, Scale::Log, format))
         .open("figcaption", &[]);
     m.text(&format!(
-        "{title} per partition, log scale; dashed line: the limit"
+        "{title} at each percentile, log scale; dashed line: the limit"
     ));
     if after.is_some() {
         m.raw("<span class=\"legend\"> · <span><i class=\"s1\"></i>now</span><span><i class=\"s2\"></i>after the recommendation</span></span>");
