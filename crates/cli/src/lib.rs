@@ -5,6 +5,7 @@ pub mod design_cmd;
 pub mod diagnose_cmd;
 pub mod diagnose_live;
 pub mod explain;
+pub mod html_out;
 pub mod input;
 pub mod migrate_cmd;
 pub mod output;

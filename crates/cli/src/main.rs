@@ -3,17 +3,19 @@
 //! Exit codes: 0 ok, 1 findings or invalid statements, 2 usage or input errors.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::html_out::run_with_html;
 use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
 use cqlmodel_diagnostics::{
     Diagnostic, Severity, escape_controls, escape_line, render_human, render_json,
 };
+use cqlmodel_html::Page;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +34,10 @@ struct Cli {
     /// Print nothing but errors; the exit code tells the result.
     #[arg(short = 'q', long, global = true)]
     quiet: bool,
+    /// Also write the result as one self-contained HTML page (design, review,
+    /// size, ring, diagnose, migrate); stdout is unchanged.
+    #[arg(long, global = true, value_name = "FILE")]
+    html: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -174,6 +180,15 @@ fn main() -> ExitCode {
     if let Some(message) = unsupported_format(&cli.command, cli.format) {
         return ExitCode::from(usage(&message));
     }
+    let html = cli.html.as_deref();
+    let html_page = html_page(&cli.command);
+    if html.is_some() && html_page.is_none() {
+        return ExitCode::from(usage(
+            "--html is for design, review, size, ring, diagnose and migrate",
+        ));
+    }
+    let page = html_page.unwrap_or(Page::Review);
+    let json = cli.format == Format::Json;
     let code = match cli.command {
         Command::Explain {
             schema,
@@ -196,25 +211,34 @@ fn main() -> ExitCode {
             keyspace,
             fail_on,
         } => {
-            let args = review_cmd::ReviewArgs {
-                schema,
-                queries,
-                stats,
-                config,
-                keyspace,
+            let format = review_format(cli.format);
+            let args = |json: bool| review_cmd::ReviewArgs {
+                schema: schema.clone(),
+                queries: queries.clone(),
+                stats: stats.clone(),
+                config: config.clone(),
+                keyspace: keyspace.clone(),
                 fail_on: match fail_on {
                     FailOn::Info => Severity::Info,
                     FailOn::Warning => Severity::Warning,
                     FailOn::Error => Severity::Error,
                 },
-                format: match cli.format {
-                    Format::Text => review_cmd::ReviewFormat::Text,
-                    Format::Json => review_cmd::ReviewFormat::Json,
-                    Format::Sarif => review_cmd::ReviewFormat::Sarif,
+                format: if json {
+                    review_cmd::ReviewFormat::Json
+                } else {
+                    format
                 },
                 color,
             };
-            emit_output(review_cmd::run(&args))
+            let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
+            inputs.extend(
+                [&queries, &stats, &config]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            );
+            let run = |j: bool| review_cmd::run(&args(j));
+            emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Rules { name } => match cli.format {
             Format::Json => emit_output(cqlmodel_cli::rules_json::rules_json(name.as_deref())),
@@ -232,19 +256,36 @@ fn main() -> ExitCode {
                 Err(e) => usage(&format!("cannot render the manual page: {e}")),
             }
         }
-        Command::Migrate(args) => emit_output(cqlmodel_cli::migrate_cmd::run(
-            &args,
-            cli.format == Format::Json,
-            color,
-            cqlmodel_cli::migrate_cmd::epoch_seconds(),
-        )),
+        Command::Migrate(args) => {
+            let epoch = cqlmodel_cli::migrate_cmd::epoch_seconds();
+            let run = |j: bool| cqlmodel_cli::migrate_cmd::run(&args, j, color, epoch);
+            let inputs = [&args.old, &args.new];
+            let mut inputs: Vec<&Path> = inputs.into_iter().map(PathBuf::as_path).collect();
+            inputs.extend(
+                [&args.queries, &args.stats]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
+            );
+            emit_output(run_with_html(html, page, &inputs, json, &run))
+        }
         Command::Diagnose(args) => {
-            let format = match cli.format {
-                Format::Text => review_cmd::ReviewFormat::Text,
-                Format::Json => review_cmd::ReviewFormat::Json,
-                Format::Sarif => review_cmd::ReviewFormat::Sarif,
+            let format = review_format(cli.format);
+            let run = |j: bool| {
+                let format = if j {
+                    review_cmd::ReviewFormat::Json
+                } else {
+                    format
+                };
+                cqlmodel_cli::diagnose_cmd::run(&args, format, color)
             };
-            emit_output(cqlmodel_cli::diagnose_cmd::run(&args, format, color))
+            let inputs: Vec<&Path> = args
+                .inputs
+                .iter()
+                .chain(&args.schema)
+                .map(PathBuf::as_path)
+                .collect();
+            emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Design {
             model,
@@ -258,40 +299,66 @@ fn main() -> ExitCode {
                 queries: queries.as_deref(),
                 stats: stats.as_deref(),
             };
-            let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run_with(
-                &files,
-                &out,
-                cqlmodel_design::WriteOptions { force },
-                cli.format == Format::Json,
-                color,
+            let run = |j: bool| {
+                let options = cqlmodel_design::WriteOptions { force };
+                let (stdout, stderr, code) =
+                    cqlmodel_cli::design_cmd::run_with(&files, &out, options, j, color);
+                review_cmd::Output {
+                    stdout,
+                    stderr,
+                    code,
+                }
+            };
+            let mut inputs: Vec<&Path> = vec![&model];
+            inputs.extend(
+                [&queries, &stats]
+                    .into_iter()
+                    .flatten()
+                    .map(PathBuf::as_path),
             );
-            emit(&stdout, &stderr, code)
+            emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Size {
             schema,
             stats,
             table,
         } => {
-            let (out, err, code) = cqlmodel_cli::size::run(
-                &schema,
-                &stats,
-                table.as_deref(),
-                cli.format == Format::Json,
-                color,
-            );
-            emit(&out, &err, code)
+            let run = |j: bool| {
+                let (stdout, stderr, code) =
+                    cqlmodel_cli::size::run(&schema, &stats, table.as_deref(), j, color);
+                review_cmd::Output {
+                    stdout,
+                    stderr,
+                    code,
+                }
+            };
+            let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
+            inputs.push(&stats);
+            emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Ring(args) => {
-            let json = cli.format == Format::Json;
-            let (out, err, code) = cqlmodel_cli::ring_cmd::run(args, json);
-            // Ring text has no color: datacenter and node names from the
-            // topology file are escaped with the rest.
-            let out = if json {
-                out
-            } else {
-                escape_controls(&out).into_owned()
+            let run = |j: bool| {
+                let (out, err, code) = cqlmodel_cli::ring_cmd::run(args.clone(), j);
+                // Ring text has no color: datacenter and node names from the
+                // topology file are escaped with the rest.
+                let stdout = if j {
+                    out
+                } else {
+                    escape_controls(&out).into_owned()
+                };
+                review_cmd::Output {
+                    stdout,
+                    stderr: escape_controls(&err).into_owned(),
+                    code,
+                }
             };
-            emit(&out, &escape_controls(&err), code)
+            let inputs: Vec<&Path> = [&args.topology, &args.stats]
+                .into_iter()
+                .flatten()
+                .chain(args.schema.iter().chain(&args.schema_flag))
+                .map(PathBuf::as_path)
+                .collect();
+            emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(path), _) => run_hex_stream(&path),
@@ -300,6 +367,27 @@ fn main() -> ExitCode {
         },
     };
     ExitCode::from(code)
+}
+
+/// The HTML page of a command, `None` for the commands without one.
+fn html_page(command: &Command) -> Option<Page> {
+    match command {
+        Command::Design { .. } => Some(Page::Design),
+        Command::Review { .. } => Some(Page::Review),
+        Command::Size { .. } => Some(Page::Size),
+        Command::Ring(_) => Some(Page::Ring),
+        Command::Diagnose(_) => Some(Page::Diagnose),
+        Command::Migrate(_) => Some(Page::Migrate),
+        _ => None,
+    }
+}
+
+fn review_format(format: Format) -> review_cmd::ReviewFormat {
+    match format {
+        Format::Text => review_cmd::ReviewFormat::Text,
+        Format::Json => review_cmd::ReviewFormat::Json,
+        Format::Sarif => review_cmd::ReviewFormat::Sarif,
+    }
 }
 
 fn emit_output(out: review_cmd::Output) -> u8 {

@@ -1,0 +1,11 @@
+//! One module per command's page; `findings` is shared by review and diagnose.
+
+pub mod design;
+pub mod design_writes;
+pub mod diagnose;
+pub mod findings;
+pub mod migrate;
+pub mod review;
+pub mod ring;
+pub mod size;
+pub mod units;
