@@ -259,8 +259,7 @@ fn main() -> ExitCode {
         Command::Migrate(args) => {
             let epoch = cqlmodel_cli::migrate_cmd::epoch_seconds();
             let run = |j: bool| cqlmodel_cli::migrate_cmd::run(&args, j, color, epoch);
-            let inputs = [&args.old, &args.new];
-            let mut inputs: Vec<&Path> = inputs.into_iter().map(PathBuf::as_path).collect();
+            let mut inputs: Vec<&Path> = args.schemas.iter().map(PathBuf::as_path).collect();
             inputs.extend(
                 [&args.queries, &args.stats]
                     .into_iter()
