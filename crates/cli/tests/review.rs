@@ -279,7 +279,7 @@ fn json_has_one_shape_whatever_happens() {
             .unwrap_or_default();
         assert_eq!(
             keys,
-            ["exit_code", "findings", "input", "summary", "version"],
+            ["exit_code", "findings", "input", "summary", "version", "workload"],
             "{args:?}"
         );
         assert_eq!(
