@@ -21,10 +21,14 @@
 pub mod chebotko;
 pub mod derive;
 pub mod error;
+pub mod input_notes;
 pub mod lookups;
 pub mod meaning;
 pub mod mutations;
 pub mod output;
+pub mod pgdump;
+mod pgshape;
+pub mod pgskip;
 pub mod pgtypes;
 pub mod placements;
 pub mod plan;

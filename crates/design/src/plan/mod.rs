@@ -14,7 +14,8 @@ use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_fo
 use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::{QueryPlan, select_cql};
-use crate::relational::{Model, parse_model};
+use crate::input_notes::InputNote;
+use crate::relational::Model;
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::writes::{WritePath, write_paths};
 use compaction::{choose_compaction, refine_compaction};
@@ -47,6 +48,10 @@ pub struct Design {
     /// rest is designed without them (the command exits 1).
     #[serde(skip)]
     pub errors: Vec<DesignError>,
+    /// What the designer did with input it did not model as written (skipped
+    /// statements, type mappings, generated keys): info diagnostics.
+    #[serde(skip)]
+    pub input_notes: Vec<InputNote>,
     #[serde(skip)]
     pub model: Model,
     #[serde(skip)]
@@ -139,7 +144,11 @@ pub(crate) fn rate_text(per_second: f64) -> String {
 }
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
-    let model = parse_model(input.model_sql)?;
+    let read = crate::pgdump::read_model(input.model_sql);
+    if read.model.entities.is_empty() {
+        return Err(DesignError::stop(read.errors));
+    }
+    let (model, input_notes, model_errors) = (read.model, read.notes, read.errors);
     let QueryList {
         specs,
         errors: query_errors,
@@ -274,7 +283,8 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         queries,
         write_paths,
         warnings,
-        errors: query_errors,
+        errors: model_errors.into_iter().chain(query_errors).collect(),
+        input_notes,
         model,
         specs,
         table_stats,
