@@ -42,6 +42,7 @@ pub mod schema_out;
 pub mod select;
 pub mod split;
 pub mod sql_limits;
+pub mod sql_normalize;
 pub mod views;
 pub mod writes;
 

@@ -198,6 +198,12 @@ fn domain(chunk: &Chunk, at: (usize, usize)) -> Result<(String, Domain), DesignE
     let base = rest.get(..end).unwrap_or(rest).trim().to_string();
     let checks = rest_upper
         .match_indices("CHECK")
+        // The word CHECK, not a constraint named `…_check`.
+        .filter(|(i, _)| {
+            rest_upper
+                .get(..*i)
+                .is_some_and(|b| b.ends_with(char::is_whitespace))
+        })
         .filter_map(|(i, _)| rest.get(i..))
         .map(|c| {
             let c = c.split_whitespace().collect::<Vec<_>>().join(" ");

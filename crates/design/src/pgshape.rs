@@ -58,6 +58,14 @@ pub(crate) fn shape(g: Gathered) -> Shape {
         if children.contains_key(name.as_str()) {
             continue;
         }
+        if crate::pgskip::BOOKKEEPING.contains(&name.as_str()) {
+            s.notes.push(note(
+                "skipped",
+                *at,
+                format!("table `{name}` is migration bookkeeping (Rails/Django): not modeled"),
+            ));
+            continue;
+        }
         let ct = resolve_types(ct, &g, *at, &mut s, &mut type_notes);
         let Ok(mut e) = entity(&ct, at.0, &g.enums) else {
             continue;
@@ -89,8 +97,8 @@ pub(crate) fn shape(g: Gathered) -> Shape {
         let _ = (table, column);
         s.notes.push(note("type-mapping", at, pg));
     }
-    inherit(&mut s, &inherits);
     apply_constraints(&mut s, &g, &children);
+    inherit(&mut s, &inherits);
     identities(&mut s, &g);
     validate(&mut s);
     keyless(&mut s);
@@ -262,8 +270,11 @@ fn apply_constraints(s: &mut Shape, g: &Gathered, children: &HashMap<&str, &str>
         .map(|(i, e)| (e.name.clone(), i))
         .collect();
     for (table, constraint, at) in &g.constraints {
-        // A partition's own key and foreign keys repeat its parent's.
-        if children.contains_key(table.as_str()) {
+        // A partition's own key and foreign keys repeat its parent's; the
+        // bookkeeping tables are not modeled.
+        if children.contains_key(table.as_str())
+            || crate::pgskip::BOOKKEEPING.contains(&table.as_str())
+        {
             continue;
         }
         let Some(e) = index.get(table).and_then(|i| s.model.entities.get_mut(*i)) else {

@@ -14,6 +14,8 @@ pub fn cql_type(pg: &str, enums: &[String]) -> Option<String> {
     }
     let base = t.split('(').next().unwrap_or("").trim();
     let base = base.rsplit('.').next().unwrap_or(base);
+    // `interval hour`, `interval day to second`: a duration all the same.
+    let base = if base.starts_with("interval") { "interval" } else { base };
     if base == "vector" {
         return vector_dimensions(&t).map(|n| format!("vector<float, {n}>"));
     }
@@ -86,6 +88,7 @@ pub fn mapping_note(pg: &str) -> Option<&'static str> {
     let t = t.trim_end_matches("[]");
     let base = t.split('(').next().unwrap_or("").trim();
     let base = base.rsplit('.').next().unwrap_or(base);
+    let base = if base.starts_with("interval") { "interval" } else { base };
     Some(match base {
         "money" => "money → decimal: the amount is kept, the currency symbol and locale formatting are the application's",
         "interval" => "interval → duration: the same months/days/nanoseconds; a duration cannot be a key column nor be ordered",
