@@ -27,7 +27,7 @@ pub mod meaning;
 pub mod mutations;
 pub mod output;
 pub mod pgdump;
-mod pgshape;
+pub mod pgshape;
 pub mod pgskip;
 pub mod pgtypes;
 pub mod placements;

@@ -102,6 +102,7 @@ pub(crate) fn shape(g: Gathered) -> Shape {
     identities(&mut s, &g);
     validate(&mut s);
     keyless(&mut s);
+    no_duration_in_keys(&mut s);
     if s.model.entities.is_empty() {
         s.errors.push(model_error(
             DesignErrorKind::Model,
@@ -370,6 +371,92 @@ fn keyless(s: &mut Shape) {
             }
         };
         s.notes.push(note("generated-key", at, message));
+    }
+}
+
+/// CQL refuses a duration in a primary key and cannot order one: an interval
+/// column that is part of a key (or a foreign key, which becomes one in a
+/// joined table) is text instead.
+fn no_duration_in_keys(s: &mut Shape) {
+    let mut keyed: HashSet<(String, String)> = HashSet::new();
+    for e in &s.model.entities {
+        for c in e.keys().flatten() {
+            keyed.insert((e.name.clone(), c.clone()));
+        }
+        for fk in &e.foreign_keys {
+            for c in &fk.columns {
+                keyed.insert((e.name.clone(), c.clone()));
+            }
+            for c in &fk.referenced {
+                keyed.insert((fk.table.clone(), c.clone()));
+            }
+        }
+    }
+    let mut moved = Vec::new();
+    for e in &mut s.model.entities {
+        for a in &mut e.attributes {
+            if a.cql_type == "duration" && keyed.contains(&(e.name.clone(), a.name.clone())) {
+                a.cql_type = "text".into();
+                moved.push((format!("{}.{}", e.name, a.name), e.line));
+            }
+        }
+    }
+    if let Some((_, line)) = moved.first() {
+        let names: Vec<String> = moved.iter().map(|(n, _)| n.clone()).collect();
+        s.notes.push(note(
+            "type-mapping",
+            (*line, 1),
+            format!(
+                "interval in a key → text in ISO 8601 form, not duration: CQL refuses a duration in a primary key ({})",
+                name_list(&names)
+            ),
+        ));
+    }
+}
+
+/// An interval column a query binds, orders or groups by may become a key
+/// column of a designed table: text there too, for the same reason.
+pub fn durations_in_query_keys(
+    model: &mut Model,
+    specs: &[crate::querylist::QuerySpec],
+    notes: &mut Vec<InputNote>,
+) {
+    use crate::querylist::Body;
+    let mut used: HashSet<(String, String)> = HashSet::new();
+    for q in specs {
+        let Body::Select(sel) = &q.body else { continue };
+        let refs = sel
+            .equalities
+            .iter()
+            .map(|(c, _)| c)
+            .chain(&sel.ranges)
+            .chain(sel.order.iter().map(|(c, _)| c))
+            .chain(&sel.group_by)
+            .chain(&sel.any_of)
+            .chain(sel.joins.iter().flat_map(|(a, b)| [a, b]))
+            .chain(sel.keyset.iter().flat_map(|(cs, _)| cs));
+        for c in refs {
+            used.insert((c.entity.clone(), c.column.clone()));
+        }
+    }
+    let mut moved = Vec::new();
+    for e in &mut model.entities {
+        for a in &mut e.attributes {
+            if a.cql_type == "duration" && used.contains(&(e.name.clone(), a.name.clone())) {
+                a.cql_type = "text".into();
+                moved.push(format!("{}.{}", e.name, a.name));
+            }
+        }
+    }
+    if !moved.is_empty() {
+        notes.push(note(
+            "type-mapping",
+            (1, 1),
+            format!(
+                "interval a query filters or orders by → text in ISO 8601 form, not duration: it may key a designed table and CQL refuses a duration in a primary key ({})",
+                name_list(&moved)
+            ),
+        ));
     }
 }
 

@@ -148,7 +148,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     if read.model.entities.is_empty() {
         return Err(DesignError::stop(read.errors));
     }
-    let (model, input_notes, model_errors) = (read.model, read.notes, read.errors);
+    let (mut model, mut input_notes, model_errors) = (read.model, read.notes, read.errors);
     let QueryList {
         specs,
         errors: query_errors,
@@ -156,6 +156,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         Some(text) => parse_queries(&model, text)?,
         None => QueryList::default(),
     };
+    crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text)?),
         None => None,
