@@ -76,6 +76,16 @@ pub fn read_model(text: &str) -> ModelRead {
         errors: shape_errors,
     } = shape(g);
     errors.extend(shape_errors);
+    // With no table at all, say so, unless a statement's error already
+    // explains it (a CREATE TABLE that did not parse).
+    if model.entities.is_empty() && errors.is_empty() {
+        errors.push(DesignError::new(
+            DesignErrorKind::Model,
+            Source::Model,
+            (1, 1),
+            "the model has no CREATE TABLE",
+        ));
+    }
     ModelRead {
         model,
         notes,

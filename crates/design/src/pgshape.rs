@@ -103,13 +103,6 @@ pub(crate) fn shape(g: Gathered) -> Shape {
     validate(&mut s);
     keyless(&mut s);
     no_duration_in_keys(&mut s);
-    if s.model.entities.is_empty() {
-        s.errors.push(model_error(
-            DesignErrorKind::Model,
-            (1, 1),
-            "the model has no CREATE TABLE".into(),
-        ));
-    }
     s
 }
 
