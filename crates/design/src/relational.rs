@@ -113,18 +113,18 @@ pub fn parse_model(text: &str) -> Result<Model, DesignError> {
 }
 
 pub(crate) fn parse_one(chunk: &Chunk, source: Source) -> Result<Statement, DesignError> {
-    let padded = chunk.padded();
-    if let Some((at, message)) = crate::sql_limits::too_many_operators(&padded) {
+    let start = (chunk.line, chunk.column);
+    if let Some((at, message)) = crate::sql_limits::too_many_operators(&chunk.text) {
         return Err(DesignError::new(
             DesignErrorKind::Syntax,
             source,
-            at,
+            crate::split::in_file(start, at),
             message,
         ));
     }
-    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &padded).map_err(|e| {
+    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &chunk.text).map_err(|e| {
         let message = e.to_string();
-        let at = location_of(&message).unwrap_or((chunk.line, chunk.column));
+        let at = location_of(&message).map_or(start, |at| crate::split::in_file(start, at));
         let clean = message
             .split(" at Line:")
             .next()

@@ -78,7 +78,7 @@ impl Scope<'_> {
         if s.line == 0 {
             self.at
         } else {
-            (s.line as usize, s.column as usize)
+            crate::split::in_file(self.at, (s.line as usize, s.column as usize))
         }
     }
 

@@ -37,6 +37,19 @@ impl Chunk {
     }
 }
 
+/// A 1-based position within a statement (as the parser reports it, the
+/// statement parsed on its own) as a position in the file, given where the
+/// statement starts. Parsing each statement unpadded keeps a dump's load
+/// linear: padding it to its place in the file made every parse walk every
+/// line before it.
+pub fn in_file(start: (usize, usize), (line, column): (usize, usize)) -> (usize, usize) {
+    if line <= 1 {
+        (start.0, start.1 + column.saturating_sub(1))
+    } else {
+        (start.0 + line - 1, column)
+    }
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset).unwrap_or(text);
