@@ -57,14 +57,18 @@ pub fn queries(n: usize) -> String {
 
 fn pg_dump(c: &mut Criterion) {
     let mut group = c.benchmark_group("pg_dump");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     let two_thousand = dump(2_000);
     group.bench_function("load 2,000 tables", |b| {
         b.iter(|| std::hint::black_box(read_model(&two_thousand).model.entities.len()))
     });
     let ten_thousand = dump(10_000);
     let ten_thousand_queries = queries(10_000);
-    group.sample_size(10).measurement_time(Duration::from_secs(60));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(60));
     group.bench_function("design 10,000 tables", |b| {
         b.iter(|| {
             let input = DesignInput {

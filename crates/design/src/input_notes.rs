@@ -56,10 +56,7 @@ mod tests {
     #[test]
     fn long_lists_are_cut_with_a_count() {
         let names: Vec<String> = (1..=7).map(|i| format!("t{i}")).collect();
-        assert_eq!(
-            name_list(&names),
-            "`t1`, `t2`, `t3`, `t4`, `t5` and 2 more"
-        );
+        assert_eq!(name_list(&names), "`t1`, `t2`, `t3`, `t4`, `t5` and 2 more");
         assert_eq!(name_list(&names[..1]), "`t1`");
     }
 }

@@ -107,10 +107,9 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
     let at = (chunk.line, chunk.column);
     let words = leading_words(chunk, 8);
     let upper = chunk.text.to_ascii_uppercase();
-    let is_alter_table = words.first().is_some_and(|w| w == "ALTER")
-        && words.get(1).is_some_and(|w| w == "TABLE");
-    if words.first().is_some_and(|w| w == "CREATE") && words.get(1).is_some_and(|w| w == "DOMAIN")
-    {
+    let is_alter_table =
+        words.first().is_some_and(|w| w == "ALTER") && words.get(1).is_some_and(|w| w == "TABLE");
+    if words.first().is_some_and(|w| w == "CREATE") && words.get(1).is_some_and(|w| w == "DOMAIN") {
         let (name, domain) = domain(chunk, at)?;
         g.domains.insert(name, domain);
         return Ok(());
@@ -196,15 +195,25 @@ fn domain(chunk: &Chunk, at: (usize, usize)) -> Result<(String, Domain), DesignE
         .map(|n| last_part(n))
         .ok_or_else(|| syntax(at, "CREATE DOMAIN without a name".into()))?;
     let Some(as_at) = upper.find(" AS ") else {
-        return Err(syntax(at, format!("CREATE DOMAIN {name} without `AS type`")));
+        return Err(syntax(
+            at,
+            format!("CREATE DOMAIN {name} without `AS type`"),
+        ));
     };
     let rest = text.get(as_at + 4..).unwrap_or_default();
     let rest_upper = rest.to_ascii_uppercase();
-    let end = [" COLLATE ", " DEFAULT ", " NOT NULL", " NULL", " CONSTRAINT ", " CHECK "]
-        .iter()
-        .filter_map(|k| rest_upper.replace(['\n', '\t'], " ").find(k))
-        .min()
-        .unwrap_or(rest.len());
+    let end = [
+        " COLLATE ",
+        " DEFAULT ",
+        " NOT NULL",
+        " NULL",
+        " CONSTRAINT ",
+        " CHECK ",
+    ]
+    .iter()
+    .filter_map(|k| rest_upper.replace(['\n', '\t'], " ").find(k))
+    .min()
+    .unwrap_or(rest.len());
     let base = rest.get(..end).unwrap_or(rest).trim().to_string();
     let checks = rest_upper
         .match_indices("CHECK")
@@ -297,11 +306,15 @@ fn alter_identity(chunk: &Chunk, upper: &str, at: (usize, usize)) -> Result<Iden
 fn attach_partition(chunk: &Chunk, at: (usize, usize)) -> Result<(String, String), DesignError> {
     let w = words(&chunk.text);
     let (parent, rest) = alter_target(&w).ok_or_else(|| {
-        syntax(at, "expected `ALTER TABLE parent ATTACH PARTITION child …`".into())
+        syntax(
+            at,
+            "expected `ALTER TABLE parent ATTACH PARTITION child …`".into(),
+        )
     })?;
     match rest {
         [attach, partition, child, ..]
-            if attach.eq_ignore_ascii_case("ATTACH") && partition.eq_ignore_ascii_case("PARTITION") =>
+            if attach.eq_ignore_ascii_case("ATTACH")
+                && partition.eq_ignore_ascii_case("PARTITION") =>
         {
             Ok((parent, last_part(child)))
         }
@@ -320,8 +333,7 @@ pub(crate) fn named_type(name: &str) -> DataType {
 /// True when a column option declares an identity (`GENERATED … AS IDENTITY`).
 pub(crate) fn identity_option(option: &ColumnOption) -> Option<bool> {
     let text = option.to_string().to_ascii_uppercase();
-    (text.contains("IDENTITY") && text.contains("GENERATED"))
-        .then(|| text.contains("ALWAYS"))
+    (text.contains("IDENTITY") && text.contains("GENERATED")).then(|| text.contains("ALWAYS"))
 }
 
 /// The expression of a generated (computed) column, and whether it is virtual.

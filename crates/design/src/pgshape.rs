@@ -71,7 +71,11 @@ pub(crate) fn shape(g: Gathered) -> Shape {
             continue;
         };
         if let Some(parents) = &ct.inherits {
-            inherits.push((name.clone(), parents.iter().map(object_name).collect::<Vec<_>>(), *at));
+            inherits.push((
+                name.clone(),
+                parents.iter().map(object_name).collect::<Vec<_>>(),
+                *at,
+            ));
         }
         if let Some(by) = &ct.partition_by {
             let parts: Vec<String> = g
@@ -160,7 +164,10 @@ fn resolve_types(
             let checks = if d.checks.is_empty() {
                 String::new()
             } else {
-                format!("; its {} are the application's to enforce", d.checks.join(", "))
+                format!(
+                    "; its {} are the application's to enforce",
+                    d.checks.join(", ")
+                )
             };
             add(format!(
                 "domain `{base_name}` → its base type `{}`{}{checks}",
@@ -495,7 +502,10 @@ fn validate(s: &mut Shape) {
             s.errors.push(model_error(
                 DesignErrorKind::Model,
                 at,
-                format!("a unique constraint of `{}` names an unknown column: left out", e.name),
+                format!(
+                    "a unique constraint of `{}` names an unknown column: left out",
+                    e.name
+                ),
             ));
         }
         let fks = std::mem::take(&mut e.foreign_keys);
@@ -506,7 +516,11 @@ fn validate(s: &mut Shape) {
                 Some(format!("references unknown table `{}`", fk.table))
             } else {
                 snapshot.get(&fk.table).and_then(|(pk, cols)| {
-                    let referenced = if fk.referenced.is_empty() { pk } else { &fk.referenced };
+                    let referenced = if fk.referenced.is_empty() {
+                        pk
+                    } else {
+                        &fk.referenced
+                    };
                     referenced
                         .iter()
                         .find(|c| !cols.contains(*c))

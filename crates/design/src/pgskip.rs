@@ -17,17 +17,41 @@ const SKIPPED: &[(&[&str], &str)] = &[
     (&["SECURITY", "LABEL"], "security labels (access control)"),
     (&["GRANT"], "privileges (access control)"),
     (&["REVOKE"], "privileges (access control)"),
-    (&["ALTER", "DEFAULT", "PRIVILEGES"], "default privileges (access control)"),
+    (
+        &["ALTER", "DEFAULT", "PRIVILEGES"],
+        "default privileges (access control)",
+    ),
     (&["CREATE", "ROLE"], "roles (access control)"),
     (&["CREATE", "USER"], "roles (access control)"),
-    (&["CREATE", "POLICY"], "row-level security policies (access control)"),
-    (&["CREATE", "SCHEMA"], "schemas (every table goes into the one keyspace)"),
-    (&["CREATE", "EXTENSION"], "extensions (their types are mapped where used)"),
-    (&["CREATE", "SEQUENCE"], "sequences (Cassandra has none; identity and serial columns are noted where used)"),
-    (&["CREATE", "INDEX"], "non-unique indexes (the queries decide the tables)"),
-    (&["CREATE", "UNIQUE", "INDEX"], "unique indexes (not read as uniqueness claims yet: a UNIQUE constraint is)"),
+    (
+        &["CREATE", "POLICY"],
+        "row-level security policies (access control)",
+    ),
+    (
+        &["CREATE", "SCHEMA"],
+        "schemas (every table goes into the one keyspace)",
+    ),
+    (
+        &["CREATE", "EXTENSION"],
+        "extensions (their types are mapped where used)",
+    ),
+    (
+        &["CREATE", "SEQUENCE"],
+        "sequences (Cassandra has none; identity and serial columns are noted where used)",
+    ),
+    (
+        &["CREATE", "INDEX"],
+        "non-unique indexes (the queries decide the tables)",
+    ),
+    (
+        &["CREATE", "UNIQUE", "INDEX"],
+        "unique indexes (not read as uniqueness claims yet: a UNIQUE constraint is)",
+    ),
     (&["CREATE", "FUNCTION"], "functions (application logic)"),
-    (&["CREATE", "OR", "REPLACE"], "functions, views and rules (application logic)"),
+    (
+        &["CREATE", "OR", "REPLACE"],
+        "functions, views and rules (application logic)",
+    ),
     (&["CREATE", "PROCEDURE"], "procedures (application logic)"),
     (&["CREATE", "AGGREGATE"], "aggregates (application logic)"),
     (&["CREATE", "OPERATOR"], "operators (application logic)"),
@@ -35,53 +59,128 @@ const SKIPPED: &[(&[&str], &str)] = &[
     (&["CREATE", "CONVERSION"], "conversions (application logic)"),
     (&["CREATE", "LANGUAGE"], "procedural languages"),
     (&["CREATE", "TRANSFORM"], "transforms (application logic)"),
-    (&["CREATE", "TRIGGER"], "triggers (application logic; writes they cause must be listed as statements)"),
-    (&["CREATE", "CONSTRAINT", "TRIGGER"], "triggers (application logic; writes they cause must be listed as statements)"),
-    (&["CREATE", "EVENT", "TRIGGER"], "event triggers (DDL hooks)"),
+    (
+        &["CREATE", "TRIGGER"],
+        "triggers (application logic; writes they cause must be listed as statements)",
+    ),
+    (
+        &["CREATE", "CONSTRAINT", "TRIGGER"],
+        "triggers (application logic; writes they cause must be listed as statements)",
+    ),
+    (
+        &["CREATE", "EVENT", "TRIGGER"],
+        "event triggers (DDL hooks)",
+    ),
     (&["CREATE", "RULE"], "rules (query rewriting)"),
-    (&["CREATE", "VIEW"], "views (list the queries that read them instead)"),
-    (&["CREATE", "RECURSIVE", "VIEW"], "views (list the queries that read them instead)"),
-    (&["CREATE", "MATERIALIZED", "VIEW"], "materialized views (list the queries that read them instead)"),
-    (&["REFRESH", "MATERIALIZED", "VIEW"], "materialized views (list the queries that read them instead)"),
+    (
+        &["CREATE", "VIEW"],
+        "views (list the queries that read them instead)",
+    ),
+    (
+        &["CREATE", "RECURSIVE", "VIEW"],
+        "views (list the queries that read them instead)",
+    ),
+    (
+        &["CREATE", "MATERIALIZED", "VIEW"],
+        "materialized views (list the queries that read them instead)",
+    ),
+    (
+        &["REFRESH", "MATERIALIZED", "VIEW"],
+        "materialized views (list the queries that read them instead)",
+    ),
     (&["CREATE", "STATISTICS"], "extended planner statistics"),
-    (&["CREATE", "PUBLICATION"], "logical replication (publications)"),
-    (&["CREATE", "SUBSCRIPTION"], "logical replication (subscriptions)"),
-    (&["CREATE", "COLLATION"], "collations (a column's collation is noted where used)"),
-    (&["CREATE", "TEXT", "SEARCH"], "full-text search configurations"),
+    (
+        &["CREATE", "PUBLICATION"],
+        "logical replication (publications)",
+    ),
+    (
+        &["CREATE", "SUBSCRIPTION"],
+        "logical replication (subscriptions)",
+    ),
+    (
+        &["CREATE", "COLLATION"],
+        "collations (a column's collation is noted where used)",
+    ),
+    (
+        &["CREATE", "TEXT", "SEARCH"],
+        "full-text search configurations",
+    ),
     (&["CREATE", "ACCESS", "METHOD"], "access methods"),
     (&["CREATE", "SERVER"], "foreign data servers"),
     (&["CREATE", "FOREIGN", "DATA"], "foreign data wrappers"),
     (&["CREATE", "USER", "MAPPING"], "foreign data user mappings"),
-    (&["CREATE", "FOREIGN", "TABLE"], "foreign tables (data kept outside this database)"),
-    (&["IMPORT", "FOREIGN", "SCHEMA"], "foreign tables (data kept outside this database)"),
+    (
+        &["CREATE", "FOREIGN", "TABLE"],
+        "foreign tables (data kept outside this database)",
+    ),
+    (
+        &["IMPORT", "FOREIGN", "SCHEMA"],
+        "foreign tables (data kept outside this database)",
+    ),
     (&["CREATE", "TABLESPACE"], "storage placement"),
-    (&["CREATE", "DATABASE"], "databases (the keyspace is named by the model file)"),
+    (
+        &["CREATE", "DATABASE"],
+        "databases (the keyspace is named by the model file)",
+    ),
     (&["ALTER", "DATABASE"], "database settings"),
     (&["ALTER", "ROLE"], "roles (access control)"),
-    (&["ALTER", "INDEX"], "indexes (partition index attachment, settings)"),
-    (&["ALTER", "SEQUENCE"], "sequences (Cassandra has none; identity and serial columns are noted where used)"),
+    (
+        &["ALTER", "INDEX"],
+        "indexes (partition index attachment, settings)",
+    ),
+    (
+        &["ALTER", "SEQUENCE"],
+        "sequences (Cassandra has none; identity and serial columns are noted where used)",
+    ),
     (&["ALTER", "SCHEMA"], "schema ownership"),
     (&["ALTER", "FUNCTION"], "functions (application logic)"),
     (&["ALTER", "PROCEDURE"], "procedures (application logic)"),
     (&["ALTER", "AGGREGATE"], "aggregates (application logic)"),
     (&["ALTER", "OPERATOR"], "operators (application logic)"),
-    (&["ALTER", "DOMAIN"], "domain ownership and settings (its base type and constraints are read from CREATE DOMAIN)"),
+    (
+        &["ALTER", "DOMAIN"],
+        "domain ownership and settings (its base type and constraints are read from CREATE DOMAIN)",
+    ),
     (&["ALTER", "TYPE"], "type ownership and settings"),
-    (&["ALTER", "VIEW"], "views (list the queries that read them instead)"),
-    (&["ALTER", "MATERIALIZED", "VIEW"], "materialized views (list the queries that read them instead)"),
+    (
+        &["ALTER", "VIEW"],
+        "views (list the queries that read them instead)",
+    ),
+    (
+        &["ALTER", "MATERIALIZED", "VIEW"],
+        "materialized views (list the queries that read them instead)",
+    ),
     (&["ALTER", "STATISTICS"], "extended planner statistics"),
-    (&["ALTER", "PUBLICATION"], "logical replication (publications)"),
-    (&["ALTER", "SUBSCRIPTION"], "logical replication (subscriptions)"),
-    (&["ALTER", "COLLATION"], "collations (a column's collation is noted where used)"),
+    (
+        &["ALTER", "PUBLICATION"],
+        "logical replication (publications)",
+    ),
+    (
+        &["ALTER", "SUBSCRIPTION"],
+        "logical replication (subscriptions)",
+    ),
+    (
+        &["ALTER", "COLLATION"],
+        "collations (a column's collation is noted where used)",
+    ),
     (&["ALTER", "EVENT", "TRIGGER"], "event triggers (DDL hooks)"),
-    (&["ALTER", "TEXT", "SEARCH"], "full-text search configurations"),
+    (
+        &["ALTER", "TEXT", "SEARCH"],
+        "full-text search configurations",
+    ),
     (&["ALTER", "EXTENSION"], "extensions"),
     (&["ALTER", "LARGE", "OBJECT"], "large objects"),
     (&["ALTER", "FOREIGN", "TABLE"], "foreign tables"),
     (&["ALTER", "SERVER"], "foreign data servers"),
     (&["ALTER", "TABLESPACE"], "storage placement"),
-    (&["ALTER", "POLICY"], "row-level security policies (access control)"),
-    (&["ALTER", "TRIGGER"], "triggers (application logic; writes they cause must be listed as statements)"),
+    (
+        &["ALTER", "POLICY"],
+        "row-level security policies (access control)",
+    ),
+    (
+        &["ALTER", "TRIGGER"],
+        "triggers (application logic; writes they cause must be listed as statements)",
+    ),
     (&["ALTER", "RULE"], "rules (query rewriting)"),
     (&["ALTER", "LANGUAGE"], "procedural languages"),
     (&["ALTER", "CONVERSION"], "conversions (application logic)"),
@@ -94,7 +193,11 @@ const SKIPPED: &[(&[&str], &str)] = &[
 
 /// Rails' and Django's migration bookkeeping tables: rows a `structure.sql`
 /// inserts after the dump.
-pub const BOOKKEEPING: &[&str] = &["schema_migrations", "ar_internal_metadata", "django_migrations"];
+pub const BOOKKEEPING: &[&str] = &[
+    "schema_migrations",
+    "ar_internal_metadata",
+    "django_migrations",
+];
 
 /// Why a statement is skipped, when it carries no modeling meaning. `words` are
 /// the statement's leading words, upper-cased.
@@ -103,7 +206,9 @@ pub fn skip_reason(words: &[String]) -> Option<&'static str> {
         return Some(reason);
     }
     if words.first().is_some_and(|w| w == "INSERT") && words.get(1).is_some_and(|w| w == "INTO") {
-        let table = words.get(2).map(|t| t.trim_matches('"').to_ascii_lowercase());
+        let table = words
+            .get(2)
+            .map(|t| t.trim_matches('"').to_ascii_lowercase());
         let table = table.as_deref().map(|t| t.rsplit('.').next().unwrap_or(t));
         if table.is_some_and(|t| BOOKKEEPING.contains(&t)) {
             return Some("migration bookkeeping rows (Rails/Django structure.sql)");
@@ -127,7 +232,11 @@ fn alter_table_reason(words: &[String]) -> Option<&'static str> {
     let rest: &[&str] = match rest.first() {
         // `ALTER TABLE ONLY t …` and `ALTER TABLE IF EXISTS t …`: the name is one further.
         _ if words.get(2).is_some_and(|w| w == "ONLY" || w == "IF") => {
-            let skip = if words.get(2).is_some_and(|w| w == "IF") { 2 } else { 1 };
+            let skip = if words.get(2).is_some_and(|w| w == "IF") {
+                2
+            } else {
+                1
+            };
             rest.get(skip..).unwrap_or_default()
         }
         _ => &rest,

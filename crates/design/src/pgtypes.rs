@@ -15,14 +15,21 @@ pub fn cql_type(pg: &str, enums: &[String]) -> Option<String> {
     let base = t.split('(').next().unwrap_or("").trim();
     let base = base.rsplit('.').next().unwrap_or(base);
     // `interval hour`, `interval day to second`: a duration all the same.
-    let base = if base.starts_with("interval") { "interval" } else { base };
+    let base = if base.starts_with("interval") {
+        "interval"
+    } else {
+        base
+    };
     if base == "vector" {
         return vector_dimensions(&t).map(|n| format!("vector<float, {n}>"));
     }
     if let Some(bound) = range_bound(base) {
         return Some(format!("tuple<{bound}, {bound}>"));
     }
-    if let Some(bound) = base.strip_suffix("multirange").and_then(|b| range_bound(&format!("{b}range"))) {
+    if let Some(bound) = base
+        .strip_suffix("multirange")
+        .and_then(|b| range_bound(&format!("{b}range")))
+    {
         return Some(format!("list<frozen<tuple<{bound}, {bound}>>>"));
     }
     let mapped = match base {
@@ -56,7 +63,8 @@ pub fn cql_type(pg: &str, enums: &[String]) -> Option<String> {
 
 /// A collection nested in a collection is frozen in CQL.
 fn frozen(element: String) -> String {
-    if element.starts_with("list<") || element.starts_with("tuple<") || element.starts_with("set<") {
+    if element.starts_with("list<") || element.starts_with("tuple<") || element.starts_with("set<")
+    {
         format!("frozen<{element}>")
     } else {
         element
@@ -88,22 +96,50 @@ pub fn mapping_note(pg: &str) -> Option<&'static str> {
     let t = t.trim_end_matches("[]");
     let base = t.split('(').next().unwrap_or("").trim();
     let base = base.rsplit('.').next().unwrap_or(base);
-    let base = if base.starts_with("interval") { "interval" } else { base };
+    let base = if base.starts_with("interval") {
+        "interval"
+    } else {
+        base
+    };
     Some(match base {
-        "money" => "money → decimal: the amount is kept, the currency symbol and locale formatting are the application's",
-        "interval" => "interval → duration: the same months/days/nanoseconds; a duration cannot be a key column nor be ordered",
-        "cidr" | "macaddr" | "macaddr8" => "network address → text in its PostgreSQL notation: CQL's inet holds a host address without a prefix length",
-        "inet" => "inet → inet: a netmask stored with the address (`10.0.0.1/24`) is lost; use text if the application stores one",
-        "int4range" | "int8range" | "numrange" | "tsrange" | "tstzrange" | "daterange" => "range → tuple<lower, upper>: the bounds as PostgreSQL canonicalizes them (lower inclusive, upper exclusive for discrete ranges), an unbounded side as null; range operators (&&, @>) are the application's",
-        "point" | "lseg" | "line" | "box" | "path" | "polygon" | "circle" => "geometric type → text in PostgreSQL's notation: no geometric predicate in CQL",
-        "geometry" | "geography" => "PostGIS geometry → blob holding WKB (or text holding WKT): spatial predicates (ST_DWithin, &&) are off the Cassandra path; serve them from a spatial store (PostGIS, Elasticsearch geo) fed by CDC",
-        "tsvector" | "tsquery" => "full-text type → text: full-text search is off the Cassandra path; an SAI index on the text column (analyzed) or a search engine fed by CDC serves it",
-        "json" | "jsonb" | "xml" | "jsonpath" => "document type → text: no predicate inside the document in CQL",
-        "citext" => "citext → text: comparisons become case-sensitive; the application stores and looks up lower(value)",
+        "money" => {
+            "money → decimal: the amount is kept, the currency symbol and locale formatting are the application's"
+        }
+        "interval" => {
+            "interval → duration: the same months/days/nanoseconds; a duration cannot be a key column nor be ordered"
+        }
+        "cidr" | "macaddr" | "macaddr8" => {
+            "network address → text in its PostgreSQL notation: CQL's inet holds a host address without a prefix length"
+        }
+        "inet" => {
+            "inet → inet: a netmask stored with the address (`10.0.0.1/24`) is lost; use text if the application stores one"
+        }
+        "int4range" | "int8range" | "numrange" | "tsrange" | "tstzrange" | "daterange" => {
+            "range → tuple<lower, upper>: the bounds as PostgreSQL canonicalizes them (lower inclusive, upper exclusive for discrete ranges), an unbounded side as null; range operators (&&, @>) are the application's"
+        }
+        "point" | "lseg" | "line" | "box" | "path" | "polygon" | "circle" => {
+            "geometric type → text in PostgreSQL's notation: no geometric predicate in CQL"
+        }
+        "geometry" | "geography" => {
+            "PostGIS geometry → blob holding WKB (or text holding WKT): spatial predicates (ST_DWithin, &&) are off the Cassandra path; serve them from a spatial store (PostGIS, Elasticsearch geo) fed by CDC"
+        }
+        "tsvector" | "tsquery" => {
+            "full-text type → text: full-text search is off the Cassandra path; an SAI index on the text column (analyzed) or a search engine fed by CDC serves it"
+        }
+        "json" | "jsonb" | "xml" | "jsonpath" => {
+            "document type → text: no predicate inside the document in CQL"
+        }
+        "citext" => {
+            "citext → text: comparisons become case-sensitive; the application stores and looks up lower(value)"
+        }
         "time with time zone" | "timetz" => "time with time zone → time: the offset is lost",
         "bit" | "bit varying" | "varbit" => "bit string → text of 0 and 1",
-        "vector" => "pgvector vector(n) → vector<float, n>: ANN queries (ORDER BY embedding <-> $1) need an SAI index on the column: CREATE INDEX ON t (embedding) USING 'sai'",
-        "oid" | "regclass" | "regtype" | "regproc" | "pg_lsn" | "txid_snapshot" | "pg_snapshot" => "PostgreSQL system type → a plain value: its meaning inside PostgreSQL does not carry over",
+        "vector" => {
+            "pgvector vector(n) → vector<float, n>: ANN queries (ORDER BY embedding <-> $1) need an SAI index on the column: CREATE INDEX ON t (embedding) USING 'sai'"
+        }
+        "oid" | "regclass" | "regtype" | "regproc" | "pg_lsn" | "txid_snapshot" | "pg_snapshot" => {
+            "PostgreSQL system type → a plain value: its meaning inside PostgreSQL does not carry over"
+        }
         _ if base.ends_with("multirange") => "multirange → list of tuple<lower, upper>",
         _ => return None,
     })

@@ -97,7 +97,13 @@ pub struct QueryList {
 fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
     // `?`, `:name` and `%(name)s` read as `$n`.
     let statement = match crate::sql_normalize::number_placeholders(&chunk.text) {
-        Some(text) => parse_one(&Chunk { text, ..chunk.clone() }, Source::Queries)?,
+        Some(text) => parse_one(
+            &Chunk {
+                text,
+                ..chunk.clone()
+            },
+            Source::Queries,
+        )?,
         None => parse_one(chunk, Source::Queries)?,
     };
     match &statement {

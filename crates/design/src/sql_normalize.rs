@@ -20,8 +20,16 @@ pub fn number_placeholders(sql: &str) -> Option<String> {
         let next = bytes.get(i + 1).copied().unwrap_or(b' ');
         let skip_to = match c {
             b'\'' | b'"' => Some(closing_quote(bytes, i, c)),
-            b'-' if next == b'-' => Some(sql.get(i..).and_then(|r| r.find('\n')).map_or(bytes.len(), |n| i + n)),
-            b'/' if next == b'*' => Some(sql.get(i + 2..).and_then(|r| r.find("*/")).map_or(bytes.len(), |n| i + n + 4)),
+            b'-' if next == b'-' => Some(
+                sql.get(i..)
+                    .and_then(|r| r.find('\n'))
+                    .map_or(bytes.len(), |n| i + n),
+            ),
+            b'/' if next == b'*' => Some(
+                sql.get(i + 2..)
+                    .and_then(|r| r.find("*/"))
+                    .map_or(bytes.len(), |n| i + n + 4),
+            ),
             b':' if next == b':' => Some(i + 2),
             _ => None,
         };
@@ -107,7 +115,8 @@ mod tests {
     #[test]
     fn named_placeholders_get_one_number_per_name_and_casts_stay() {
         assert_eq!(
-            number_placeholders("UPDATE t SET a = :a, b = :b::int WHERE id = :id AND a <> :a").as_deref(),
+            number_placeholders("UPDATE t SET a = :a, b = :b::int WHERE id = :id AND a <> :a")
+                .as_deref(),
             Some("UPDATE t SET a = $1, b = $2::int WHERE id = $3 AND a <> $1")
         );
         assert_eq!(
@@ -118,6 +127,9 @@ mod tests {
 
     #[test]
     fn numbered_statements_are_left_alone() {
-        assert_eq!(number_placeholders("SELECT a::text FROM t WHERE b = $1 -- ?"), None);
+        assert_eq!(
+            number_placeholders("SELECT a::text FROM t WHERE b = $1 -- ?"),
+            None
+        );
     }
 }

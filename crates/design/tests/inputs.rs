@@ -69,13 +69,23 @@ fn identity_domains_partitions_and_inheritance_are_read() {
     let d = run("pg-identity");
     assert_eq!(
         entity_names(&d),
-        ["audit_log", "contracts", "documents", "events", "invoices", "tenants"],
+        [
+            "audit_log",
+            "contracts",
+            "documents",
+            "events",
+            "invoices",
+            "tenants"
+        ],
         "one entity per partitioned table, none per partition"
     );
     let contracts = d.model.entity("contracts").cloned();
     let contracts = contracts.unwrap_or_else(|| panic!("contracts"));
     assert_eq!(contracts.primary_key, ["doc_id"], "the parent's key");
-    assert!(contracts.attribute("title").is_some(), "the parent's columns");
+    assert!(
+        contracts.attribute("title").is_some(),
+        "the parent's columns"
+    );
     let tenants = d.model.entity("tenants").cloned();
     let contact = tenants.and_then(|t| t.attribute("contact").cloned());
     assert_eq!(
@@ -99,7 +109,15 @@ fn objects_without_modeling_meaning_are_skipped_with_notes() {
     let d = run("pg-objects");
     assert_eq!(entity_names(&d), ["authors", "posts"]);
     assert!(d.errors.is_empty(), "{:?}", d.errors);
-    for reason in ["extended planner statistics", "publications", "subscriptions", "CLUSTER ON", "event triggers", "default privileges", "aggregates"] {
+    for reason in [
+        "extended planner statistics",
+        "publications",
+        "subscriptions",
+        "CLUSTER ON",
+        "event triggers",
+        "default privileges",
+        "aggregates",
+    ] {
         assert!(
             d.input_notes.iter().any(|n| n.message.contains(reason)),
             "{reason}"
@@ -135,7 +153,11 @@ fn every_built_in_type_maps_or_is_refused_alone() {
 #[test]
 fn a_rails_structure_sql_and_question_mark_placeholders() {
     let d = run("pg-rails");
-    assert_eq!(entity_names(&d), ["comments", "users"], "bookkeeping tables skipped");
+    assert_eq!(
+        entity_names(&d),
+        ["comments", "users"],
+        "bookkeeping tables skipped"
+    );
     assert!(d.errors.is_empty(), "{:?}", d.errors);
     assert!(d.queries.iter().all(|q| q.table.is_some()));
     insta::assert_snapshot!(diagnostics(&d));

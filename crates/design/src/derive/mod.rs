@@ -107,8 +107,7 @@ impl TableDesign {
     /// the full primary key finds one row in one partition.
     pub fn rows_by_primary_key(&self, e: &crate::relational::Entity) -> bool {
         // The cheap tests first: this runs for every (entity, table) pair.
-        if self.kind != TableKind::Table || !matches!(self.grain.as_slice(), [g] if *g == e.name)
-        {
+        if self.kind != TableKind::Table || !matches!(self.grain.as_slice(), [g] if *g == e.name) {
             return false;
         }
         let own = |p: &KeyPart| match p {

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
 use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::input_notes::InputNote;
 use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::{QueryPlan, select_cql};
-use crate::input_notes::InputNote;
 use crate::relational::Model;
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::writes::{WritePath, write_paths};
