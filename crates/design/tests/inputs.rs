@@ -162,3 +162,41 @@ fn a_rails_structure_sql_and_question_mark_placeholders() {
     assert!(d.queries.iter().all(|q| q.table.is_some()));
     insta::assert_snapshot!(diagnostics(&d));
 }
+
+#[test]
+fn pgvector_and_full_text_columns() {
+    let d = run("pg-vector");
+    let docs = d.model.entity("documents").cloned();
+    let docs = docs.unwrap_or_else(|| panic!("documents"));
+    let ty = |c: &str| docs.attribute(c).map(|a| a.cql_type.clone());
+    assert_eq!(ty("embedding").as_deref(), Some("vector<float, 3>"));
+    assert_eq!(ty("tsv").as_deref(), Some("text"));
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let search = d.queries.iter().find(|q| q.name == "search_text");
+    assert!(
+        search.is_some_and(|q| q.table.is_none() && q.off_path.is_some()),
+        "full-text search is off path"
+    );
+    insta::assert_snapshot!(diagnostics(&d));
+}
+
+#[test]
+fn postgis_columns_are_wkb_and_spatial_predicates_off_path() {
+    let d = run("pg-postgis");
+    let shops = d.model.entity("shops").cloned();
+    let shops = shops.unwrap_or_else(|| panic!("shops"));
+    assert_eq!(
+        shops.attribute("location").map(|a| a.cql_type.as_str()),
+        Some("blob")
+    );
+    assert!(d.errors.is_empty(), "{:?}", d.errors);
+    let near = d.queries.iter().find(|q| q.name == "shops_near");
+    assert!(near.is_some_and(|q| q.off_path.is_some()), "ST_DWithin is off path");
+    assert!(
+        d.input_notes
+            .iter()
+            .any(|n| n.message.contains("spatial store")),
+        "the note points to a spatial store"
+    );
+    insta::assert_snapshot!(diagnostics(&d));
+}
