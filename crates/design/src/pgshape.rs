@@ -67,7 +67,7 @@ pub(crate) fn shape(g: Gathered) -> Shape {
             continue;
         }
         let ct = resolve_types(ct, &g, *at, &mut s, &mut type_notes);
-        let Ok(mut e) = entity(&ct, at.0, &g.enums) else {
+        let Ok(e) = entity(&ct, at.0, &g.enums) else {
             continue;
         };
         if let Some(parents) = &ct.inherits {
@@ -94,12 +94,15 @@ pub(crate) fn shape(g: Gathered) -> Shape {
                 ),
             ));
         }
-        generated_columns(&ct, &mut e, *at, &mut s);
+        generated_columns(&ct, *at, &mut s);
         s.model.entities.push(e);
     }
-    for (table, column, pg, at) in type_notes_flat(type_notes) {
-        let _ = (table, column);
-        s.notes.push(note("type-mapping", at, pg));
+    for (why, (columns, at)) in type_notes {
+        s.notes.push(note(
+            "type-mapping",
+            at,
+            format!("{why} ({})", name_list(&columns)),
+        ));
     }
     apply_constraints(&mut s, &g, &children);
     inherit(&mut s, &inherits);
@@ -108,22 +111,6 @@ pub(crate) fn shape(g: Gathered) -> Shape {
     keyless(&mut s);
     no_duration_in_keys(&mut s);
     s
-}
-
-fn type_notes_flat(
-    notes: BTreeMap<String, (Vec<String>, (usize, usize))>,
-) -> Vec<(String, String, String, (usize, usize))> {
-    notes
-        .into_iter()
-        .map(|(why, (columns, at))| {
-            (
-                String::new(),
-                String::new(),
-                format!("{why} ({})", name_list(&columns)),
-                at,
-            )
-        })
-        .collect()
 }
 
 /// Domains become their base type (and their NOT NULL), composite types a JSON
@@ -174,7 +161,7 @@ fn resolve_types(
                 d.base,
                 if d.not_null { " NOT NULL" } else { "" }
             ));
-        } else if g.composites.iter().any(|c| *c == base_name) {
+        } else if g.composites.contains(&base_name) {
             col.data_type = named_type("jsonb");
             add(format!(
                 "composite type `{base_name}` → text holding its fields as JSON (a frozen UDT would keep them typed)"
@@ -207,8 +194,7 @@ fn resolve_types(
 
 /// Stored and virtual generated columns: PostgreSQL computes them, Cassandra
 /// does not; the application writes them.
-fn generated_columns(ct: &CreateTable, e: &mut Entity, at: (usize, usize), s: &mut Shape) {
-    let _ = e;
+fn generated_columns(ct: &CreateTable, at: (usize, usize), s: &mut Shape) {
     for col in &ct.columns {
         for o in &col.options {
             if let Some((expr, is_virtual)) = computed_option(&o.option) {
