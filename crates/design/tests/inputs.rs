@@ -191,7 +191,10 @@ fn postgis_columns_are_wkb_and_spatial_predicates_off_path() {
     );
     assert!(d.errors.is_empty(), "{:?}", d.errors);
     let near = d.queries.iter().find(|q| q.name == "shops_near");
-    assert!(near.is_some_and(|q| q.off_path.is_some()), "ST_DWithin is off path");
+    assert!(
+        near.is_some_and(|q| q.off_path.is_some()),
+        "ST_DWithin is off path"
+    );
     assert!(
         d.input_notes
             .iter()
