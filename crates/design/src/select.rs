@@ -230,10 +230,10 @@ pub fn analyze_select(
         )
     };
     if let Some(with) = &query.with {
-        return Err(unsupported(
-            &scope,
+        return Err(scope.err(
+            DesignErrorKind::Unsupported,
             scope.pos(with),
-            "WITH (a common table expression)",
+            "WITH (a common table expression) is outside the supported SQL subset: write its SELECT into the statement (a join along a foreign key, or the CTE's own SELECT as the query)",
         ));
     }
     let select = match query.body.as_ref() {
