@@ -5,7 +5,10 @@
 # `pg_dump --schema-only`; every statement of queries.sql is PREPAREd against
 # it, so the fixtures' SQL is checked by PostgreSQL itself.
 #
-#   apt-get install -y postgresql && scripts/pg-fixtures.sh
+#   apt-get install -y postgresql postgresql-15-postgis-3 && scripts/pg-fixtures.sh
+#
+# (PostGIS for pg-postgis; every rerun also renews the random \restrict key
+# pg_dump writes, so restore the dumps whose DDL did not change.)
 #
 # Run as root it runs PostgreSQL as the `postgres` user. Debian offers only
 # PostgreSQL 15 here, so every committed dump is a PostgreSQL 15 pg_dump.
