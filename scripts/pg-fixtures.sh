@@ -5,9 +5,19 @@
 # `pg_dump --schema-only`; every statement of queries.sql is PREPAREd against
 # it, so the fixtures' SQL is checked by PostgreSQL itself.
 #
-#   apt-get install -y postgresql && scripts/pg-fixtures.sh
+#   apt-get install -y postgresql postgresql-15-postgis-3 && scripts/pg-fixtures.sh
 #
-# Run as root it runs PostgreSQL as the `postgres` user.
+# (PostGIS for pg-postgis; every rerun also renews the random \restrict key
+# pg_dump writes, so restore the dumps whose DDL did not change.)
+#
+# Run as root it runs PostgreSQL as the `postgres` user. Debian offers only
+# PostgreSQL 15 here, so every committed dump is a PostgreSQL 15 pg_dump.
+#
+# Per fixture directory: ddl.sql (loaded), queries.sql (PREPAREd; `?` and
+# `:name` placeholders are numbered `$n` for PostgreSQL first), tail.sql
+# (appended to the dump as is: what a Rails/Django structure.sql adds after
+# pg_dump's output). A directory without ddl.sql holds a hand-written dump
+# (for extensions Debian does not package) and is left alone.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
@@ -28,12 +38,30 @@ for dir in "$root"/crates/design/tests/data/*/; do
 import re, sys
 text = open(sys.argv[1]).read()
 body = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("--"))
+def numbered(st):
+    names, out = [], []
+    # Strings kept as they are; `?`, `:name` and `%(name)s` become `$n`.
+    for part in re.split(r"('(?:[^']|'')*')", st):
+        if part.startswith("'"):
+            out.append(part)
+            continue
+        def repl(m):
+            name = m.group(1) or m.group(2)
+            if name is None:
+                names.append(None)
+                return f"${len(names)}"
+            if name not in names:
+                names.append(name)
+            return f"${names.index(name) + 1}"
+        out.append(re.sub(r"(?<!:):([A-Za-z_]\w*)|%\((\w+)\)s|\?", repl, part))
+    return "".join(out)
 for i, st in enumerate(s.strip() for s in body.split(";")):
     if st:
-        print(f"PREPARE q{i} AS {st};")
+        print(f"PREPARE q{i} AS {numbered(st)};")
 PY
         as_pg "$bin/psql -q -v ON_ERROR_STOP=1 -h $scratch -U postgres -d fx_$name -f $scratch/prepare_$name.sql" >/dev/null
     fi
     as_pg "$bin/pg_dump --schema-only -h $scratch -U postgres fx_$name" > "$dir/model.sql"
+    if [ -f "$dir/tail.sql" ]; then cat "$dir/tail.sql" >> "$dir/model.sql"; fi
     echo "$name: $(grep -c 'CREATE TABLE' "$dir/model.sql") tables dumped with $($bin/pg_dump --version)"
 done

@@ -71,8 +71,12 @@ pub fn run_with(
     let d = match design(&input) {
         Ok(d) => d,
         Err(e) => {
-            let diagnostic = design_diagnostic(&e, files.of(e.source_file), &sources);
-            return input_error(&[diagnostic], &sources, json_output, color);
+            // Every problem of the stop, not only the first.
+            let diagnostics: Vec<Diagnostic> = std::iter::once(&e)
+                .chain(&e.also)
+                .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
+                .collect();
+            return input_error(&diagnostics, &sources, json_output, color);
         }
     };
     let mut inputs: Vec<&Path> = vec![model];
@@ -125,24 +129,33 @@ pub fn run_with(
         }
         s
     };
+    // What was skipped or mapped in the inputs: info diagnostics, so that no
+    // choice about the input is silent.
+    let notes: Vec<Diagnostic> = d
+        .input_notes
+        .iter()
+        .map(|n| note_diagnostic(n, files.of(n.source), &sources))
+        .collect();
     // Statements the designer could not translate: the rest is written, each
     // gets its own diagnostic, and the run is a partial result (exit 1). A
     // design its own review rejects is a partial result too: never exit 0.
-    if d.errors.is_empty() {
-        return (stdout, String::new(), u8::from(review_errors > 0));
-    }
     let diagnostics: Vec<Diagnostic> = d
         .errors
         .iter()
         .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
+        .chain(notes)
         .collect();
+    let code = u8::from(!d.errors.is_empty() || review_errors > 0);
     if json_output {
+        if diagnostics.is_empty() {
+            return (stdout, String::new(), code);
+        }
         // The design with its errors rendered as every command renders them.
         let mut value = json(&d);
         value["errors"] = serde_json::json!(render_json(&diagnostics, &sources));
-        return (pretty(&value), String::new(), 1);
+        return (pretty(&value), String::new(), code);
     }
-    (stdout, render_human(&diagnostics, &sources, color), 1)
+    (stdout, render_human(&diagnostics, &sources, color), code)
 }
 
 /// The keyspace: the model file's stem, or its directory's name for `model.sql`.
@@ -220,6 +233,22 @@ fn design_diagnostic(e: &DesignError, file: Option<usize>, sources: &SourceMap) 
         return diagnostic;
     };
     let at = byte_offset(&source.text, e.line, e.column);
+    diagnostic
+        .with_file(index)
+        .with_primary(token_at(&source.text, at), "here")
+}
+
+/// An input note as an info diagnostic pointing into `file`.
+fn note_diagnostic(
+    n: &cqlmodel_design::input_notes::InputNote,
+    file: Option<usize>,
+    sources: &SourceMap,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::info(n.code, n.message.clone());
+    let Some((index, source)) = file.and_then(|i| sources.get(i).map(|f| (i, f))) else {
+        return diagnostic;
+    };
+    let at = byte_offset(&source.text, n.line, n.column);
     diagnostic
         .with_file(index)
         .with_primary(token_at(&source.text, at), "here")

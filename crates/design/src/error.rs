@@ -64,6 +64,9 @@ pub struct DesignError {
     pub line: usize,
     pub column: usize,
     pub message: String,
+    /// The other problems found in the same run, when the run stops: every
+    /// stop lists all problems of the file, not only the first.
+    pub also: Vec<DesignError>,
 }
 
 impl DesignError {
@@ -79,6 +82,23 @@ impl DesignError {
             line,
             column,
             message: message.into(),
+            also: Vec::new(),
         }
+    }
+
+    /// One error for a run that stops on several problems: the first, with the
+    /// others in `also`.
+    pub fn stop(errors: Vec<DesignError>) -> DesignError {
+        let mut errors = errors.into_iter();
+        let Some(mut first) = errors.next() else {
+            return DesignError::new(
+                DesignErrorKind::Model,
+                Source::Model,
+                (1, 1),
+                "the model has no CREATE TABLE",
+            );
+        };
+        first.also.extend(errors);
+        first
     }
 }

@@ -103,7 +103,7 @@ pub(crate) fn mutation(
             if !up.table.joins.is_empty() || up.from.is_some() {
                 return Err(unsupported(
                     &scope,
-                    "UPDATE with joins or FROM is outside the supported SQL subset",
+                    "UPDATE with joins or FROM is outside the supported SQL subset: read the other table first and UPDATE by this table's key with the value as a parameter",
                 ));
             }
             let entity = scope.add_table(&up.table.relation)?;
@@ -137,7 +137,7 @@ pub(crate) fn mutation(
             if !one.joins.is_empty() || del.using.is_some() {
                 return Err(unsupported(
                     &scope,
-                    "DELETE with joins or USING is outside the supported SQL subset",
+                    "DELETE with joins or USING is outside the supported SQL subset: read the keys from the other table first and DELETE by this table's key",
                 ));
             }
             let entity = scope.add_table(&one.relation)?;

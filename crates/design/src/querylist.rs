@@ -164,7 +164,17 @@ pub struct QueryList {
 }
 
 fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
-    let statement = parse_one(chunk, Source::Queries)?;
+    // `?`, `:name` and `%(name)s` read as `$n`.
+    let statement = match crate::sql_normalize::number_placeholders(&chunk.text) {
+        Some(text) => parse_one(
+            &Chunk {
+                text,
+                ..chunk.clone()
+            },
+            Source::Queries,
+        )?,
+        None => parse_one(chunk, Source::Queries)?,
+    };
     match &statement {
         Statement::Query(q) => Ok(Body::Select(analyze_select(model, q, at)?)),
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {

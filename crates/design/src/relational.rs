@@ -1,16 +1,13 @@
 //! The conceptual model: PostgreSQL DDL as `pg_dump --schema-only` writes it,
 //! read with `sqlparser` into entities, keys and foreign keys.
 
-use sqlparser::ast::{
-    AlterColumnOperation, AlterTableOperation, ColumnOption, CreateTable, ObjectName, Statement,
-    TableConstraint, UserDefinedTypeRepresentation,
-};
+use sqlparser::ast::{ColumnOption, CreateTable, ObjectName, Statement, TableConstraint};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::pgtypes::cql_type;
-use crate::split::{Chunk, split_statements};
+use crate::split::Chunk;
 
 /// One column of an entity.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +93,9 @@ impl Entity {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
     pub entities: Vec<Entity>,
+    /// `(table, column)` of the identity columns (`GENERATED … AS IDENTITY`):
+    /// numbered by PostgreSQL, supplied by the application in Cassandra.
+    pub identities: Vec<(String, String)>,
 }
 
 impl Model {
@@ -133,155 +133,29 @@ pub fn unquote(s: &str) -> String {
     }
 }
 
-/// Statements `pg_dump` writes that say nothing about entities and keys.
-const IGNORED: &[&str] = &[
-    "SET",
-    "SELECT",
-    "COMMENT",
-    "GRANT",
-    "REVOKE",
-    "CREATE SEQUENCE",
-    "ALTER SEQUENCE",
-    "CREATE EXTENSION",
-    "CREATE SCHEMA",
-    "ALTER SCHEMA",
-    "CREATE INDEX",
-    "CREATE FUNCTION",
-    "CREATE OR",
-    "CREATE TRIGGER",
-    "CREATE VIEW",
-    "CREATE MATERIALIZED",
-    "ALTER FUNCTION",
-    "ALTER TYPE",
-    "ALTER COLLATION",
-    "ALTER DEFAULT",
-    "CREATE DOMAIN",
-    "CREATE POLICY",
-    "CREATE PUBLICATION",
-    "ALTER VIEW",
-    "ALTER MATERIALIZED",
-    "SELECT",
-    "BEGIN",
-    "COMMIT",
-];
-
+/// The model of a dump, stopping at its first problem; [`crate::pgdump::read_model`]
+/// reads past every problem and notes what it skipped.
 pub fn parse_model(text: &str) -> Result<Model, DesignError> {
-    let chunks = split_statements(text);
-    let mut enums = Vec::new();
-    let mut tables: Vec<(CreateTable, usize)> = Vec::new();
-    let mut alters: Vec<(String, TableConstraint, (usize, usize))> = Vec::new();
-    let mut defaults: Vec<(String, String, String)> = Vec::new();
-    let mut unique_indexes: Vec<(String, sqlparser::ast::CreateIndex)> = Vec::new();
-    let mut case_insensitive_collations: Vec<String> = Vec::new();
-    for chunk in &chunks {
-        let one = chunk.keyword(0);
-        let two = format!("{one} {}", chunk.keyword(1));
-        if two == "CREATE COLLATION" {
-            // A nondeterministic collation compares case-insensitively (ICU
-            // level 2): a UNIQUE key under it is unique without case.
-            if let Some(name) = nondeterministic_collation(&chunk.text) {
-                case_insensitive_collations.push(name);
-            }
-            continue;
-        }
-        if IGNORED.contains(&one.as_str()) || IGNORED.contains(&two.as_str()) {
-            continue;
-        }
-        let statement = parse_one(chunk, Source::Model)?;
-        let at = (chunk.line, chunk.column);
-        match statement {
-            Statement::CreateTable(ct) => tables.push((ct, chunk.line)),
-            Statement::CreateType {
-                name,
-                representation: Some(UserDefinedTypeRepresentation::Enum { .. }),
-            } => enums.push(object_name(&name)),
-            Statement::AlterTable(alter) => {
-                let table = object_name(&alter.name);
-                for op in alter.operations {
-                    match op {
-                        AlterTableOperation::AddConstraint { constraint, .. } => {
-                            alters.push((table.clone(), constraint, at));
-                        }
-                        // pg_dump writes a serial's default apart:
-                        // `ALTER COLUMN id SET DEFAULT nextval('…'::regclass)`.
-                        AlterTableOperation::AlterColumn {
-                            column_name,
-                            op: AlterColumnOperation::SetDefault { value },
-                        } => defaults.push((
-                            table.clone(),
-                            unquote(&column_name.to_string()),
-                            value.to_string(),
-                        )),
-                        _ => {}
-                    }
-                }
-            }
-            Statement::CreateIndex(index) if index.unique => {
-                unique_indexes.push((object_name(&index.table_name), index));
-            }
-            Statement::CreateIndex(_) => {}
-            other => {
-                return Err(DesignError::new(
-                    DesignErrorKind::Unsupported,
-                    Source::Model,
-                    at,
-                    format!(
-                        "`{}` is outside the supported DDL subset (CREATE TABLE, CREATE TYPE … AS ENUM, ALTER TABLE … ADD CONSTRAINT)",
-                        statement_kind(&other)
-                    ),
-                ));
-            }
-        }
+    let read = crate::pgdump::read_model(text);
+    match read.errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(read.model),
     }
-    let mut model = Model::default();
-    for (ct, line) in tables {
-        model
-            .entities
-            .push(entity(&ct, line, &enums, &case_insensitive_collations)?);
-    }
-    for (table, column, value) in defaults {
-        if let Some(a) = model
-            .entities
-            .iter_mut()
-            .find(|e| e.name == table)
-            .and_then(|e| e.attributes.iter_mut().find(|a| a.name == column))
-        {
-            a.default = Some(value);
-        }
-    }
-    for (table, index) in &unique_indexes {
-        if let Some(e) = model.entities.iter_mut().find(|e| e.name == *table) {
-            add_unique_index(e, index);
-        }
-    }
-    for (table, constraint, at) in alters {
-        let Some(e) = model.entities.iter_mut().find(|e| e.name == table) else {
-            return Err(DesignError::new(
-                DesignErrorKind::UnknownTable,
-                Source::Model,
-                at,
-                format!("ALTER TABLE on unknown table `{table}`"),
-            ));
-        };
-        add_constraint(e, &constraint);
-    }
-    check(&model)?;
-    Ok(model)
 }
 
 pub(crate) fn parse_one(chunk: &Chunk, source: Source) -> Result<Statement, DesignError> {
-    let padded = chunk.padded();
-    if let Some((at, message)) = crate::sql_limits::too_many_operators(&padded) {
+    let start = (chunk.line, chunk.column);
+    if let Some((at, message)) = crate::sql_limits::too_many_operators(&chunk.text) {
         return Err(DesignError::new(
             DesignErrorKind::Syntax,
             source,
-            at,
+            crate::split::in_file(start, at),
             message,
         ));
     }
-    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &padded).map_err(|e| {
+    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &chunk.text).map_err(|e| {
         let message = e.to_string();
-        let at = location_of(&message).unwrap_or((chunk.line, chunk.column));
+        let at = location_of(&message).map_or(start, |at| crate::split::in_file(start, at));
         let clean = message
             .split(" at Line:")
             .next()
@@ -324,7 +198,7 @@ pub(crate) fn statement_kind(s: &Statement) -> String {
         .join(" ")
 }
 
-fn entity(
+pub(crate) fn entity(
     ct: &CreateTable,
     line: usize,
     enums: &[String],
@@ -424,7 +298,7 @@ fn on_delete(action: Option<sqlparser::ast::ReferentialAction>) -> Option<OnDele
 }
 
 /// `CREATE COLLATION name (…, deterministic = false)`: its name.
-fn nondeterministic_collation(text: &str) -> Option<String> {
+pub(crate) fn nondeterministic_collation(text: &str) -> Option<String> {
     let flat: String = text
         .to_ascii_lowercase()
         .chars()
@@ -441,7 +315,7 @@ fn nondeterministic_collation(text: &str) -> Option<String> {
 
 /// A unique index: the entity's columns it reads are a unique key (of
 /// their normalized value when the index is on an expression).
-fn add_unique_index(e: &mut Entity, index: &sqlparser::ast::CreateIndex) {
+pub(crate) fn add_unique_index(e: &mut Entity, index: &sqlparser::ast::CreateIndex) {
     let mut columns = Vec::new();
     let mut expressions = Vec::new();
     for c in &index.columns {
@@ -476,7 +350,7 @@ fn add_unique_index(e: &mut Entity, index: &sqlparser::ast::CreateIndex) {
     });
 }
 
-fn add_constraint(e: &mut Entity, c: &TableConstraint) {
+pub(crate) fn add_constraint(e: &mut Entity, c: &TableConstraint) {
     match c {
         TableConstraint::PrimaryKey(pk) => e.primary_key = index_columns(&pk.columns),
         TableConstraint::Unique(u) => e.uniques.push(index_columns(&u.columns)),
@@ -491,75 +365,6 @@ fn add_constraint(e: &mut Entity, c: &TableConstraint) {
         }
         _ => {}
     }
-}
-
-/// Every entity has a primary key; keys and foreign keys name real columns.
-fn check(model: &Model) -> Result<(), DesignError> {
-    let err = |e: &Entity, m: String| {
-        Err(DesignError::new(
-            DesignErrorKind::Model,
-            Source::Model,
-            (e.line, 1),
-            m,
-        ))
-    };
-    if model.entities.is_empty() {
-        return Err(DesignError::new(
-            DesignErrorKind::Model,
-            Source::Model,
-            (1, 1),
-            "the model has no CREATE TABLE",
-        ));
-    }
-    for e in &model.entities {
-        if e.primary_key.is_empty() {
-            return err(
-                e,
-                format!(
-                    "table `{}` has no primary key: the designer needs one per entity to keep rows unique",
-                    e.name
-                ),
-            );
-        }
-        for c in e
-            .keys()
-            .flatten()
-            .chain(e.foreign_keys.iter().flat_map(|f| &f.columns))
-        {
-            if e.attribute(c).is_none() {
-                return err(
-                    e,
-                    format!("constraint of `{}` names unknown column `{c}`", e.name),
-                );
-            }
-        }
-        for fk in &e.foreign_keys {
-            let Some(parent) = model.entity(&fk.table) else {
-                return err(
-                    e,
-                    format!(
-                        "foreign key of `{}` references unknown table `{}`",
-                        e.name, fk.table
-                    ),
-                );
-            };
-            let referenced = if fk.referenced.is_empty() {
-                &parent.primary_key
-            } else {
-                &fk.referenced
-            };
-            if let Some(c) = referenced.iter().find(|c| parent.attribute(c).is_none()) {
-                return err(
-                    e,
-                    format!(
-                        "foreign key of `{}` references unknown column `{}.{c}`",
-                        e.name, fk.table
-                    ),
-                );
-            }
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ impl Scope<'_> {
         if s.line == 0 {
             self.at
         } else {
-            (s.line as usize, s.column as usize)
+            crate::split::in_file(self.at, (s.line as usize, s.column as usize))
         }
     }
 
@@ -230,10 +230,10 @@ pub fn analyze_select(
         )
     };
     if let Some(with) = &query.with {
-        return Err(unsupported(
-            &scope,
+        return Err(scope.err(
+            DesignErrorKind::Unsupported,
             scope.pos(with),
-            "WITH (a common table expression)",
+            "WITH (a common table expression) is outside the supported SQL subset: write its SELECT into the statement (a join along a foreign key, or the CTE's own SELECT as the query)",
         ));
     }
     let select = match query.body.as_ref() {

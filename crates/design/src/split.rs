@@ -37,6 +37,19 @@ impl Chunk {
     }
 }
 
+/// A 1-based position within a statement (as the parser reports it, the
+/// statement parsed on its own) as a position in the file, given where the
+/// statement starts. Parsing each statement unpadded keeps a dump's load
+/// linear: padding it to its place in the file made every parse walk every
+/// line before it.
+pub fn in_file(start: (usize, usize), (line, column): (usize, usize)) -> (usize, usize) {
+    if line <= 1 {
+        (start.0, start.1 + column.saturating_sub(1))
+    } else {
+        (start.0 + line - 1, column)
+    }
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset).unwrap_or(text);
@@ -54,6 +67,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 pub fn split_statements(text: &str) -> Vec<Chunk> {
     let bytes = text.as_bytes();
     let mut chunks = Vec::new();
+    let mut lines = LineCursor::default();
     let mut comments = Vec::new();
     let mut start: Option<usize> = None;
     let mut i = 0;
@@ -106,7 +120,13 @@ pub fn split_statements(text: &str) -> Vec<Chunk> {
             }
             b';' => {
                 if let Some(s) = start.take() {
-                    chunks.push(make_chunk(text, s, i, std::mem::take(&mut comments)));
+                    chunks.push(make_chunk(
+                        text,
+                        s,
+                        i,
+                        std::mem::take(&mut comments),
+                        &mut lines,
+                    ));
                 }
                 comments.clear();
                 at_line_start = false;
@@ -116,9 +136,40 @@ pub fn split_statements(text: &str) -> Vec<Chunk> {
         i += 1;
     }
     if let Some(s) = start {
-        chunks.push(make_chunk(text, s, bytes.len(), comments));
+        chunks.push(make_chunk(text, s, bytes.len(), comments, &mut lines));
     }
     chunks
+}
+
+/// Line numbers counted from the previous statement on, not from the start of
+/// the file: a dump of 100,000 lines is split in one pass.
+#[derive(Default)]
+struct LineCursor {
+    offset: usize,
+    /// Newlines before `offset`.
+    newlines: usize,
+    /// Byte offset of the line holding `offset`.
+    line_start: usize,
+}
+
+impl LineCursor {
+    fn line_col(&mut self, text: &str, offset: usize) -> (usize, usize) {
+        if offset < self.offset {
+            return line_col(text, offset);
+        }
+        let between = text.get(self.offset..offset).unwrap_or_default();
+        for (i, b) in between.bytes().enumerate() {
+            if b == b'\n' {
+                self.newlines += 1;
+                self.line_start = self.offset + i + 1;
+            }
+        }
+        self.offset = offset;
+        let column = text
+            .get(self.line_start..offset)
+            .map_or(1, |l| l.chars().count() + 1);
+        (self.newlines + 1, column)
+    }
 }
 
 fn make_chunk(
@@ -126,8 +177,9 @@ fn make_chunk(
     start: usize,
     end: usize,
     comments: Vec<(String, usize, usize)>,
+    lines: &mut LineCursor,
 ) -> Chunk {
-    let (line, column) = line_col(text, start);
+    let (line, column) = lines.line_col(text, start);
     Chunk {
         text: text.get(start..end).unwrap_or("").trim_end().to_string(),
         start,
@@ -187,6 +239,14 @@ mod tests {
         assert_eq!((chunks[0].line, chunks[0].column), (2, 1));
         assert_eq!(chunks[1].text, "SELECT $1 FROM u WHERE b = $$;$$");
         assert_eq!((chunks[1].line, chunks[1].column), (4, 9));
+    }
+
+    #[test]
+    fn positions_counted_incrementally_match_the_whole_file_count() {
+        let text = "SET a = 1;\n\n  CREATE TABLE é (x int);\nSELECT 1; SELECT 2;\n-- c\n  SELECT 3";
+        for c in split_statements(text) {
+            assert_eq!((c.line, c.column), line_col(text, c.start), "{}", c.text);
+        }
     }
 
     #[test]

@@ -10,12 +10,14 @@ use crate::select::ColRef;
 pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
     let mut out: Vec<TableDesign> = Vec::new();
     for t in tables.drain(..) {
+        // The cheap comparisons first: this runs for every pair of candidates,
+        // and key_signature() clones both keys.
         if let Some(same) = out.iter_mut().find(|o| {
-            o.key_signature() == t.key_signature()
-                && o.entity == t.entity
+            o.entity == t.entity
                 && o.grain == t.grain
                 && o.kind == t.kind
                 && (t.name.is_empty() || o.name.is_empty() || o.name == t.name)
+                && o.key_signature() == t.key_signature()
         }) {
             absorb(same, t, model, "has the same key structure");
         } else {

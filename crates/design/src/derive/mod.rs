@@ -106,6 +106,10 @@ impl TableDesign {
     /// rest of the primary key clustering. A read or a conditional write by
     /// the full primary key finds one row in one partition.
     pub fn rows_by_primary_key(&self, e: &crate::relational::Entity) -> bool {
+        // The cheap tests first: this runs for every (entity, table) pair.
+        if self.kind != TableKind::Table || !matches!(self.grain.as_slice(), [g] if *g == e.name) {
+            return false;
+        }
         let own = |p: &KeyPart| match p {
             KeyPart::Attr(a) => class_of(&self.classes, a)
                 .iter()
@@ -116,9 +120,7 @@ impl TableDesign {
         };
         let partition: Vec<Option<String>> = self.partition_key.iter().map(own).collect();
         let clustering: Vec<Option<String>> = self.clustering.iter().map(|(p, _)| own(p)).collect();
-        self.kind == TableKind::Table
-            && self.grain == [e.name.clone()]
-            && !partition.is_empty()
+        !partition.is_empty()
             && partition
                 .iter()
                 .all(|c| c.as_ref().is_some_and(|c| e.primary_key.contains(c)))

@@ -12,9 +12,10 @@ use serde::Serialize;
 
 use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
 use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::input_notes::InputNote;
 use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::{QueryPlan, select_cql};
-use crate::relational::{Model, parse_model};
+use crate::relational::Model;
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::writes::{WritePath, write_paths};
 use compaction::{choose_compaction, refine_compaction};
@@ -51,6 +52,10 @@ pub struct Design {
     /// rest is designed without them (the command exits 1).
     #[serde(skip)]
     pub errors: Vec<DesignError>,
+    /// What the designer did with input it did not model as written (skipped
+    /// statements, type mappings, generated keys): info diagnostics.
+    #[serde(skip)]
+    pub input_notes: Vec<InputNote>,
     #[serde(skip)]
     pub model: Model,
     #[serde(skip)]
@@ -149,7 +154,11 @@ pub(crate) fn rate_text(per_second: f64) -> String {
 }
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
-    let model = parse_model(input.model_sql)?;
+    let read = crate::pgdump::read_model(input.model_sql);
+    if read.model.entities.is_empty() {
+        return Err(DesignError::stop(read.errors));
+    }
+    let (mut model, mut input_notes, model_errors) = (read.model, read.notes, read.errors);
     let QueryList {
         specs,
         errors: query_errors,
@@ -158,6 +167,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         Some(text) => parse_queries(&model, text)?,
         None => QueryList::default(),
     };
+    crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text)?),
         None => None,
@@ -286,7 +296,8 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         write_paths,
         warnings,
         review: Vec::new(),
-        errors: query_errors,
+        errors: model_errors.into_iter().chain(query_errors).collect(),
+        input_notes,
         model,
         specs,
         table_stats,
