@@ -279,7 +279,14 @@ fn json_has_one_shape_whatever_happens() {
             .unwrap_or_default();
         assert_eq!(
             keys,
-            ["exit_code", "findings", "input", "summary", "version", "workload"],
+            [
+                "exit_code",
+                "findings",
+                "input",
+                "summary",
+                "version",
+                "workload"
+            ],
             "{args:?}"
         );
         assert_eq!(

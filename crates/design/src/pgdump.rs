@@ -130,7 +130,13 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
         g.partitions.push((parent, child, at));
         return Ok(());
     }
-    let starts = |a: &[&str]| words.iter().map(String::as_str).take(a.len()).eq(a.iter().copied());
+    let starts = |a: &[&str]| {
+        words
+            .iter()
+            .map(String::as_str)
+            .take(a.len())
+            .eq(a.iter().copied())
+    };
     if starts(&["CREATE", "COLLATION"])
         && let Some(name) = crate::relational::nondeterministic_collation(&chunk.text)
     {
@@ -140,7 +146,8 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
     }
     if starts(&["CREATE", "UNIQUE", "INDEX"]) {
         if let Statement::CreateIndex(index) = parse_one(chunk, Source::Model)? {
-            g.unique_indexes.push((object_name(&index.table_name), index));
+            g.unique_indexes
+                .push((object_name(&index.table_name), index));
         }
         return Ok(());
     }

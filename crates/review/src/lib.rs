@@ -15,8 +15,8 @@ pub mod query;
 pub mod query_index;
 pub mod rule;
 pub mod rules;
-pub mod summary;
 pub mod stats;
+pub mod summary;
 pub mod suppress;
 pub mod table_hints;
 
