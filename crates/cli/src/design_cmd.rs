@@ -139,22 +139,25 @@ pub fn run_with(
     // Statements the designer could not translate: the rest is written, each
     // gets its own diagnostic, and the run is a partial result (exit 1). A
     // design its own review rejects is a partial result too: never exit 0.
-    let diagnostics: Vec<Diagnostic> = d
+    let errors: Vec<Diagnostic> = d
         .errors
         .iter()
         .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
-        .chain(notes)
         .collect();
-    let code = u8::from(!d.errors.is_empty() || review_errors > 0);
+    let code = u8::from(!errors.is_empty() || review_errors > 0);
     if json_output {
-        if diagnostics.is_empty() {
+        if errors.is_empty() && notes.is_empty() {
             return (stdout, String::new(), code);
         }
-        // The design with its errors rendered as every command renders them.
+        // The design with its errors and its input notes rendered as every
+        // command renders them: `errors` holds only what was not designed,
+        // `notes` what the inputs held that was skipped or mapped.
         let mut value = json(&d);
-        value["errors"] = serde_json::json!(render_json(&diagnostics, &sources));
+        value["errors"] = serde_json::json!(render_json(&errors, &sources));
+        value["notes"] = serde_json::json!(render_json(&notes, &sources));
         return (pretty(&value), String::new(), code);
     }
+    let diagnostics: Vec<Diagnostic> = errors.into_iter().chain(notes).collect();
     (stdout, render_human(&diagnostics, &sources, color), code)
 }
 

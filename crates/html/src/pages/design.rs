@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::design_verdict::{diagnostics_section, review_section, verdict_section};
 use super::design_writes::write_paths_section;
 use crate::escape::anchor;
 use crate::generic;
@@ -21,6 +22,9 @@ const KNOWN: &[&str] = &[
     "placements",
     "warnings",
     "errors",
+    "notes",
+    "verdict",
+    "review",
 ];
 
 pub fn document(model: &Value) -> Document {
@@ -43,11 +47,26 @@ pub fn document(model: &Value) -> Document {
         m.list("notes", warnings);
         sections.insert(0, Section::new("warnings", "Warnings", m));
     }
+    if model.get("review").is_some() {
+        sections.insert(0, review_section(list(model, "review")));
+    }
     let errors = list(model, "errors");
     if !errors.is_empty() {
-        let mut m = Markup::new();
-        generic::value(&mut m, &Value::Array(errors.to_vec()));
-        sections.insert(0, Section::new("errors", "Statements not designed", m));
+        sections.insert(
+            0,
+            diagnostics_section("errors", "Statements not designed", errors),
+        );
+    }
+    if let Some(verdict) = model.get("verdict").and_then(verdict_section) {
+        sections.insert(0, verdict);
+    }
+    let notes = list(model, "notes");
+    if !notes.is_empty() {
+        sections.push(diagnostics_section(
+            "notes",
+            "Input notes (skipped or mapped)",
+            notes,
+        ));
     }
     let mut other = Markup::new();
     generic::other_fields(&mut other, model, KNOWN);
