@@ -108,6 +108,11 @@ pub(crate) fn shape(g: Gathered) -> Shape {
     apply_defaults_and_unique_indexes(&mut s, &g);
     inherit(&mut s, &inherits);
     identities(&mut s, &g);
+    s.model.enum_sizes = g
+        .enum_sizes
+        .iter()
+        .map(|(name, n)| (name.to_ascii_lowercase(), *n))
+        .collect();
     validate(&mut s);
     keyless(&mut s);
     no_duration_in_keys(&mut s);

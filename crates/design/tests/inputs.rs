@@ -203,3 +203,62 @@ fn postgis_columns_are_wkb_and_spatial_predicates_off_path() {
     );
     insta::assert_snapshot!(diagnostics(&d));
 }
+
+fn design_inline(model: &str, queries: &str) -> Design {
+    let input = DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    };
+    design(&input).unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
+
+const TICKETS: &str = "
+CREATE TYPE public.ticket_status AS ENUM ('open', 'pending', 'solved', 'closed');
+CREATE TABLE public.tickets (
+    ticket_id uuid NOT NULL,
+    team_id uuid NOT NULL,
+    status public.ticket_status NOT NULL,
+    urgent boolean NOT NULL,
+    subject text NOT NULL
+);
+ALTER TABLE ONLY public.tickets ADD CONSTRAINT tickets_pkey PRIMARY KEY (ticket_id);
+";
+
+#[test]
+fn an_enum_alone_is_refused_as_partition_key_with_its_number_of_values() {
+    let queries = "
+-- @name by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE status = $1;
+
+-- @name urgent_by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE status = $1 AND urgent = true;
+
+-- @name team_by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE team_id = $1 AND status = $2;
+";
+    let d = design_inline(TICKETS, queries);
+    let reason = |name: &str| {
+        let q = d.queries.iter().find(|q| q.name == name);
+        let q = q.unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
+        q.off_path.as_ref().map(|o| o.reason.clone())
+    };
+    let by_status = reason("by_status").unwrap_or_default();
+    assert!(
+        by_status.contains("`tickets.status` enum `ticket_status`: 4 values")
+            && by_status.contains("at most 4 partitions"),
+        "{by_status}"
+    );
+    let urgent = reason("urgent_by_status").unwrap_or_default();
+    assert!(
+        urgent.contains("boolean: 2 values") && urgent.contains("at most 8 partitions"),
+        "{urgent}"
+    );
+    assert_eq!(
+        reason("team_by_status"),
+        None,
+        "a team id makes it selective"
+    );
+}
