@@ -177,6 +177,23 @@ fn pgvector_and_full_text_columns() {
         search.is_some_and(|q| q.table.is_none() && q.off_path.is_some()),
         "full-text search is off path"
     );
+    let schema = d.schema_cql();
+    assert!(
+        schema.contains(
+            "CREATE INDEX IF NOT EXISTS documents_by_doc_embedding_ann ON fx.documents_by_doc (embedding) USING 'sai';"
+        ),
+        "{schema}"
+    );
+    let by_doc = d.tables.iter().find(|t| t.name == "documents_by_doc");
+    assert!(
+        by_doc.is_some_and(|t| t.decisions.iter().any(|x| x.contains("SAI index"))),
+        "the index is a decision of the table"
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+    // pgvector's `<->` is not translated to `ANN OF` yet: off path, said so.
+    let similar = d.queries.iter().find(|q| q.name == "similar_in_collection");
+    assert!(similar.is_some_and(|q| q.off_path.is_some()));
     insta::assert_snapshot!(diagnostics(&d));
 }
 
