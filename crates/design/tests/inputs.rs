@@ -279,3 +279,36 @@ SELECT ticket_id, subject FROM tickets WHERE team_id = $1 AND status = $2;
         "a team id makes it selective"
     );
 }
+
+#[test]
+fn page_zero_is_paging_off_as_in_the_review() {
+    let queries = "
+-- @name team_tickets @rate 5/s @page 0
+SELECT ticket_id, subject FROM tickets WHERE team_id = $1;
+";
+    let d = design_inline(TICKETS, queries);
+    let q = d.queries.iter().find(|q| q.name == "team_tickets");
+    assert!(q.is_some_and(|q| q.page == Some(0) && q.table.is_some()));
+    assert!(
+        d.queries_cql()
+            .contains("-- @name team_tickets @rate 5/s @page 0\n"),
+        "{}",
+        d.queries_cql()
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+    let bad = DesignInput {
+        keyspace: "fx",
+        model_sql: TICKETS,
+        queries_sql: Some("-- @name q @page -1\nSELECT subject FROM tickets WHERE team_id = $1;"),
+        stats_toml: None,
+    };
+    let err = design(&bad)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("@page takes a whole number (0: paging off)"),
+        "{err}"
+    );
+}
