@@ -147,6 +147,13 @@ fn resolve_types(
         };
         if let Some(d) = g.domains.get(&base_name) {
             let array = if written.ends_with("[]") { "[]" } else { "" };
+            if let Some(n) = crate::pgtypes::listed_values(&d.checks)
+                && array.is_empty()
+            {
+                s.model
+                    .domain_sizes
+                    .insert((table.clone(), column.clone()), (base_name.to_string(), n));
+            }
             col.data_type = named_type(&format!("{}{array}", d.base));
             if d.not_null {
                 col.options.push(ColumnOptionDef {

@@ -312,3 +312,32 @@ SELECT ticket_id, subject FROM tickets WHERE team_id = $1;
         "{err}"
     );
 }
+
+#[test]
+fn a_domain_whose_check_lists_its_values_is_a_tiny_domain_too() {
+    let model = "
+CREATE DOMAIN public.priority AS text
+    CONSTRAINT priority_check CHECK ((VALUE = ANY (ARRAY['low'::text, 'normal'::text, 'high'::text])));
+CREATE TABLE public.tasks (
+    task_id uuid NOT NULL,
+    priority public.priority NOT NULL,
+    title text NOT NULL
+);
+ALTER TABLE ONLY public.tasks ADD CONSTRAINT tasks_pkey PRIMARY KEY (task_id);
+";
+    let queries = "
+-- @name by_priority @rate 5/s
+SELECT task_id, title FROM tasks WHERE priority = $1;
+";
+    let d = design_inline(model, queries);
+    let q = d.queries.iter().find(|q| q.name == "by_priority");
+    let reason = q
+        .and_then(|q| q.off_path.as_ref())
+        .map(|o| o.reason.clone());
+    let reason = reason.unwrap_or_default();
+    assert!(
+        reason.contains("`tasks.priority` domain `priority`, its CHECK lists 3 values")
+            && reason.contains("at most 3 partitions"),
+        "{reason}"
+    );
+}

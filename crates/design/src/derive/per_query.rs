@@ -51,6 +51,18 @@ fn tiny_domains(model: &Model, spec: &SelectSpec) -> Option<Vec<(String, usize)>
             if attr.cql_type == "boolean" {
                 return Some((format!("`{}.{}` boolean: 2 values", c.entity, c.column), 2));
             }
+            if let Some((domain, n)) = model
+                .domain_sizes
+                .get(&(c.entity.clone(), c.column.clone()))
+            {
+                return Some((
+                    format!(
+                        "`{}.{}` domain `{domain}`, its CHECK lists {n} values",
+                        c.entity, c.column
+                    ),
+                    *n,
+                ));
+            }
             let name = enum_name(&attr.pg_type);
             let n = *model.enum_sizes.get(&name)?;
             Some((
