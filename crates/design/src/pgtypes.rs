@@ -150,6 +150,23 @@ pub fn is_time(cql: &str) -> bool {
     matches!(cql, "timestamp" | "date" | "timeuuid")
 }
 
+/// How many values a domain's CHECK allows when it lists them
+/// (`VALUE IN ('a', 'b')`, pg_dump's `VALUE = ANY (ARRAY['a'::text, …])`):
+/// the number of string literals in the list; `None` for any other check.
+pub(crate) fn listed_values(checks: &[String]) -> Option<usize> {
+    checks.iter().find_map(|c| {
+        let upper = c.to_ascii_uppercase();
+        let start = upper
+            .find("VALUE IN (")
+            .or_else(|| upper.find("VALUE = ANY (ARRAY["))?;
+        let list = c.get(start..)?;
+        // Quotes come in pairs ('' inside a literal is a pair too, so a
+        // literal with an escaped quote is counted twice: a bound, not exact).
+        let literals = list.matches('\'').count() / 2;
+        (literals > 0).then_some(literals)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::cql_type;
@@ -193,21 +210,4 @@ mod tests {
             Some("text")
         );
     }
-}
-
-/// How many values a domain's CHECK allows when it lists them
-/// (`VALUE IN ('a', 'b')`, pg_dump's `VALUE = ANY (ARRAY['a'::text, …])`):
-/// the number of string literals in the list; `None` for any other check.
-pub(crate) fn listed_values(checks: &[String]) -> Option<usize> {
-    checks.iter().find_map(|c| {
-        let upper = c.to_ascii_uppercase();
-        let start = upper
-            .find("VALUE IN (")
-            .or_else(|| upper.find("VALUE = ANY (ARRAY["))?;
-        let list = c.get(start..)?;
-        // Quotes come in pairs ('' inside a literal is a pair too, so a
-        // literal with an escaped quote is counted twice: a bound, not exact).
-        let literals = list.matches('\'').count() / 2;
-        (literals > 0).then_some(literals)
-    })
 }
