@@ -55,8 +55,11 @@ def numbered(st):
             return f"${names.index(name) + 1}"
         out.append(re.sub(r"(?<!:):([A-Za-z_]\w*)|%\((\w+)\)s|\?", repl, part))
     return "".join(out)
+# Transaction control cannot be PREPAREd (the query list's BEGIN … COMMIT
+# groups only say which writes go together): left out.
+control = re.compile(r"(?i)(begin|commit|end|rollback|abort|start\s+transaction)\b")
 for i, st in enumerate(s.strip() for s in body.split(";")):
-    if st:
+    if st and not control.match(st):
         print(f"PREPARE q{i} AS {numbered(st)};")
 PY
         as_pg "$bin/psql -q -v ON_ERROR_STOP=1 -h $scratch -U postgres -d fx_$name -f $scratch/prepare_$name.sql" >/dev/null

@@ -52,6 +52,8 @@ pub(crate) struct Identity {
 pub(crate) struct Gathered {
     pub tables: Vec<(CreateTable, (usize, usize))>,
     pub enums: Vec<String>,
+    /// Each enum's name and how many values it allows.
+    pub enum_sizes: Vec<(String, usize)>,
     pub composites: Vec<String>,
     pub domains: HashMap<String, Domain>,
     pub identities: Vec<Identity>,
@@ -168,7 +170,10 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
             name,
             representation,
         } => match representation {
-            Some(UserDefinedTypeRepresentation::Enum { .. }) => g.enums.push(object_name(&name)),
+            Some(UserDefinedTypeRepresentation::Enum { labels }) => {
+                g.enum_sizes.push((object_name(&name), labels.len()));
+                g.enums.push(object_name(&name));
+            }
             _ => g.composites.push(object_name(&name)),
         },
         Statement::AlterTable(alter) => {

@@ -108,6 +108,11 @@ pub(crate) fn shape(g: Gathered) -> Shape {
     apply_defaults_and_unique_indexes(&mut s, &g);
     inherit(&mut s, &inherits);
     identities(&mut s, &g);
+    s.model.enum_sizes = g
+        .enum_sizes
+        .iter()
+        .map(|(name, n)| (name.to_ascii_lowercase(), *n))
+        .collect();
     validate(&mut s);
     keyless(&mut s);
     no_duration_in_keys(&mut s);
@@ -142,6 +147,13 @@ fn resolve_types(
         };
         if let Some(d) = g.domains.get(&base_name) {
             let array = if written.ends_with("[]") { "[]" } else { "" };
+            if let Some(n) = crate::pgtypes::listed_values(&d.checks)
+                && array.is_empty()
+            {
+                s.model
+                    .domain_sizes
+                    .insert((table.clone(), column.clone()), (base_name.to_string(), n));
+            }
             col.data_type = named_type(&format!("{}{array}", d.base));
             if d.not_null {
                 col.options.push(ColumnOptionDef {

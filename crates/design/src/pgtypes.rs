@@ -135,7 +135,7 @@ pub fn mapping_note(pg: &str) -> Option<&'static str> {
         "time with time zone" | "timetz" => "time with time zone → time: the offset is lost",
         "bit" | "bit varying" | "varbit" => "bit string → text of 0 and 1",
         "vector" => {
-            "pgvector vector(n) → vector<float, n>: ANN queries (ORDER BY embedding <-> $1) need an SAI index on the column: CREATE INDEX ON t (embedding) USING 'sai'"
+            "pgvector vector(n) → vector<float, n>: every designed table that holds it gets an SAI index on it in schema.cql (CREATE INDEX … USING 'sai'), so ANN reads (ORDER BY col ANN OF ? LIMIT k) work; a query's pgvector `<->` is not translated and stays off path"
         }
         "oid" | "regclass" | "regtype" | "regproc" | "pg_lsn" | "txid_snapshot" | "pg_snapshot" => {
             "PostgreSQL system type → a plain value: its meaning inside PostgreSQL does not carry over"
@@ -148,6 +148,23 @@ pub fn mapping_note(pg: &str) -> Option<&'static str> {
 /// True for the CQL types a time bucket can be cut from.
 pub fn is_time(cql: &str) -> bool {
     matches!(cql, "timestamp" | "date" | "timeuuid")
+}
+
+/// How many values a domain's CHECK allows when it lists them
+/// (`VALUE IN ('a', 'b')`, pg_dump's `VALUE = ANY (ARRAY['a'::text, …])`):
+/// the number of string literals in the list; `None` for any other check.
+pub(crate) fn listed_values(checks: &[String]) -> Option<usize> {
+    checks.iter().find_map(|c| {
+        let upper = c.to_ascii_uppercase();
+        let start = upper
+            .find("VALUE IN (")
+            .or_else(|| upper.find("VALUE = ANY (ARRAY["))?;
+        let list = c.get(start..)?;
+        // Quotes come in pairs ('' inside a literal is a pair too, so a
+        // literal with an escaped quote is counted twice: a bound, not exact).
+        let literals = list.matches('\'').count() / 2;
+        (literals > 0).then_some(literals)
+    })
 }
 
 #[cfg(test)]

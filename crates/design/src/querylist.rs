@@ -32,12 +32,22 @@ pub struct QuerySpec {
     /// Executions per second.
     pub rate: Option<f64>,
     pub consistency: Option<String>,
+    /// `@page n`; `@page 0` says the application turns paging off (as in
+    /// the review), and is passed on to queries.cql as such.
     pub page: Option<u64>,
     /// `@path admin|analytics|migration`: off the OLTP path by declaration.
     pub path: Option<String>,
     /// `@table name`: the name of the table serving the query.
     pub table: Option<String>,
     pub body: Body,
+}
+
+impl QuerySpec {
+    /// The page size when the read is paged: `None` without `@page` and for
+    /// `@page 0` (paging off: every row comes in one response).
+    pub fn page_size(&self) -> Option<u64> {
+        self.page.filter(|p| *p > 0)
+    }
 }
 
 const PATHS: &[&str] = &["oltp", "admin", "analytics", "migration"];
@@ -237,11 +247,11 @@ fn annotate(
     let page = match ann.get("page") {
         None => None,
         Some(p) => match p.parse::<u64>() {
-            Ok(n) if n > 0 => Some(n),
-            _ => {
+            Ok(n) => Some(n),
+            Err(_) => {
                 return Err(annotation_error(
                     at,
-                    format!("@page takes a positive whole number, got `{p}`"),
+                    format!("@page takes a whole number (0: paging off), got `{p}`"),
                 ));
             }
         },

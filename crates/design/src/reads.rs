@@ -137,7 +137,7 @@ pub fn select_cql(
     // Salts and key values are read concurrently, each up to the LIMIT;
     // buckets are walked one after the other.
     let mut salted_or_in = false;
-    let ordered = !spec.order.is_empty() || spec.limit.is_some() || q.page.is_some();
+    let ordered = !spec.order.is_empty() || spec.limit.is_some() || q.page_size().is_some();
     let newest_first = spec.order.first().is_none_or(|(_, desc)| *desc);
     let aggregate = !spec.aggregates.is_empty() || !spec.group_by.is_empty();
     for p in &t.partition_key {
@@ -302,7 +302,7 @@ pub fn select_cql(
     };
     // A LIMIT (or a page) bounds each statement; a bucket walk stops once the
     // page is full, so it reads at most one LIMIT in all.
-    let bound = spec.limit.or(q.page);
+    let bound = spec.limit.or(q.page_size());
     let limited_statements = if salted_or_in { statements } else { 1 };
     let rows_read = per_partition.map(|r| {
         let total = r * partitions as f64;

@@ -96,6 +96,12 @@ pub struct Model {
     /// `(table, column)` of the identity columns (`GENERATED … AS IDENTITY`):
     /// numbered by PostgreSQL, supplied by the application in Cassandra.
     pub identities: Vec<(String, String)>,
+    /// `CREATE TYPE … AS ENUM` types by name (lowercase, without schema) and
+    /// how many values each allows: a column of such a type is a tiny domain.
+    pub enum_sizes: std::collections::BTreeMap<String, usize>,
+    /// `(table, column)` of the columns whose domain's CHECK lists the allowed
+    /// values (`VALUE IN ('a', 'b')`): the domain's name and how many values.
+    pub domain_sizes: std::collections::BTreeMap<(String, String), (String, usize)>,
 }
 
 impl Model {

@@ -2,7 +2,7 @@
 
 use cqlmodel_cql::keywords::quote_ident;
 
-use crate::derive::{KeyPart, Role, TableDesign, TableKind};
+use crate::derive::{KeyPart, Role, TableDesign, TableKind, is_ann_column};
 
 pub fn keyspace_cql(keyspace: &str) -> String {
     format!(
@@ -45,6 +45,24 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
         options.push(format!("default_time_to_live = {ttl}"));
     }
     s.push_str(&with_clause(&options));
+    s.push_str(&ann_indexes_cql(keyspace, t));
+    s
+}
+
+/// An SAI index on each regular vector column: without one Cassandra refuses
+/// `ORDER BY col ANN OF ? LIMIT k` (pgvector's `ORDER BY col <-> $1 LIMIT k`).
+/// SAI is Cassandra 5.0's only index that serves ANN.
+fn ann_indexes_cql(keyspace: &str, t: &TableDesign) -> String {
+    let mut s = String::new();
+    for c in t.columns.iter().filter(|c| is_ann_column(c)) {
+        s.push_str(&format!(
+            "-- ANN reads of `{col}` (ORDER BY {col} ANN OF ? LIMIT k) need this SAI index.\nCREATE INDEX IF NOT EXISTS {index} ON {}.{} ({col}) USING 'sai';\n",
+            quote_ident(keyspace),
+            quote_ident(&t.name),
+            col = quote_ident(&c.name),
+            index = quote_ident(&format!("{}_{}_ann", t.name, c.name)),
+        ));
+    }
     s
 }
 

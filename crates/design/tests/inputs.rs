@@ -177,6 +177,23 @@ fn pgvector_and_full_text_columns() {
         search.is_some_and(|q| q.table.is_none() && q.off_path.is_some()),
         "full-text search is off path"
     );
+    let schema = d.schema_cql();
+    assert!(
+        schema.contains(
+            "CREATE INDEX IF NOT EXISTS documents_by_doc_embedding_ann ON fx.documents_by_doc (embedding) USING 'sai';"
+        ),
+        "{schema}"
+    );
+    let by_doc = d.tables.iter().find(|t| t.name == "documents_by_doc");
+    assert!(
+        by_doc.is_some_and(|t| t.decisions.iter().any(|x| x.contains("SAI index"))),
+        "the index is a decision of the table"
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+    // pgvector's `<->` is not translated to `ANN OF` yet: off path, said so.
+    let similar = d.queries.iter().find(|q| q.name == "similar_in_collection");
+    assert!(similar.is_some_and(|q| q.off_path.is_some()));
     insta::assert_snapshot!(diagnostics(&d));
 }
 
@@ -202,4 +219,125 @@ fn postgis_columns_are_wkb_and_spatial_predicates_off_path() {
         "the note points to a spatial store"
     );
     insta::assert_snapshot!(diagnostics(&d));
+}
+
+fn design_inline(model: &str, queries: &str) -> Design {
+    let input = DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    };
+    design(&input).unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
+
+const TICKETS: &str = "
+CREATE TYPE public.ticket_status AS ENUM ('open', 'pending', 'solved', 'closed');
+CREATE TABLE public.tickets (
+    ticket_id uuid NOT NULL,
+    team_id uuid NOT NULL,
+    status public.ticket_status NOT NULL,
+    urgent boolean NOT NULL,
+    subject text NOT NULL
+);
+ALTER TABLE ONLY public.tickets ADD CONSTRAINT tickets_pkey PRIMARY KEY (ticket_id);
+";
+
+#[test]
+fn an_enum_alone_is_refused_as_partition_key_with_its_number_of_values() {
+    let queries = "
+-- @name by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE status = $1;
+
+-- @name urgent_by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE status = $1 AND urgent = true;
+
+-- @name team_by_status @rate 5/s
+SELECT ticket_id, subject FROM tickets WHERE team_id = $1 AND status = $2;
+";
+    let d = design_inline(TICKETS, queries);
+    let reason = |name: &str| {
+        let q = d.queries.iter().find(|q| q.name == name);
+        let q = q.unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
+        q.off_path.as_ref().map(|o| o.reason.clone())
+    };
+    let by_status = reason("by_status").unwrap_or_default();
+    assert!(
+        by_status.contains("`tickets.status` enum `ticket_status`: 4 values")
+            && by_status.contains("at most 4 partitions"),
+        "{by_status}"
+    );
+    let urgent = reason("urgent_by_status").unwrap_or_default();
+    assert!(
+        urgent.contains("boolean: 2 values") && urgent.contains("at most 8 partitions"),
+        "{urgent}"
+    );
+    assert_eq!(
+        reason("team_by_status"),
+        None,
+        "a team id makes it selective"
+    );
+}
+
+#[test]
+fn page_zero_is_paging_off_as_in_the_review() {
+    let queries = "
+-- @name team_tickets @rate 5/s @page 0
+SELECT ticket_id, subject FROM tickets WHERE team_id = $1;
+";
+    let d = design_inline(TICKETS, queries);
+    let q = d.queries.iter().find(|q| q.name == "team_tickets");
+    assert!(q.is_some_and(|q| q.page == Some(0) && q.table.is_some()));
+    assert!(
+        d.queries_cql()
+            .contains("-- @name team_tickets @rate 5/s @page 0\n"),
+        "{}",
+        d.queries_cql()
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+    let bad = DesignInput {
+        keyspace: "fx",
+        model_sql: TICKETS,
+        queries_sql: Some("-- @name q @page -1\nSELECT subject FROM tickets WHERE team_id = $1;"),
+        stats_toml: None,
+    };
+    let err = design(&bad)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("@page takes a whole number (0: paging off)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_domain_whose_check_lists_its_values_is_a_tiny_domain_too() {
+    let model = "
+CREATE DOMAIN public.priority AS text
+    CONSTRAINT priority_check CHECK ((VALUE = ANY (ARRAY['low'::text, 'normal'::text, 'high'::text])));
+CREATE TABLE public.tasks (
+    task_id uuid NOT NULL,
+    priority public.priority NOT NULL,
+    title text NOT NULL
+);
+ALTER TABLE ONLY public.tasks ADD CONSTRAINT tasks_pkey PRIMARY KEY (task_id);
+";
+    let queries = "
+-- @name by_priority @rate 5/s
+SELECT task_id, title FROM tasks WHERE priority = $1;
+";
+    let d = design_inline(model, queries);
+    let q = d.queries.iter().find(|q| q.name == "by_priority");
+    let reason = q
+        .and_then(|q| q.off_path.as_ref())
+        .map(|o| o.reason.clone());
+    let reason = reason.unwrap_or_default();
+    assert!(
+        reason.contains("`tasks.priority` domain `priority`, its CHECK lists 3 values")
+            && reason.contains("at most 3 partitions"),
+        "{reason}"
+    );
 }

@@ -159,6 +159,12 @@ pub(crate) fn attr_type(model: &Model, c: &ColRef) -> Option<String> {
         .map(|a| a.cql_type.clone())
 }
 
+/// A regular or static vector column of a table (a view cannot be indexed,
+/// a key column needs no index).
+pub(crate) fn is_ann_column(c: &TableColumn) -> bool {
+    matches!(c.role, Role::Regular | Role::Static) && c.cql_type.starts_with("vector<")
+}
+
 /// Sets the table's columns: key columns first, then `wanted` as static (when
 /// the partition key determines them and there are clustering columns) or regular.
 pub(crate) fn add_columns(
@@ -209,6 +215,15 @@ pub(crate) fn add_columns(
         });
     }
     cols.extend(existing);
+    for c in cols.iter().filter(|c| is_ann_column(c)) {
+        let why = format!(
+            "`{}` is a {}: schema.cql gives it an SAI index so ANN reads work (pgvector's `ORDER BY {0} <-> $1 LIMIT k` is `ORDER BY {0} ANN OF ? LIMIT k`)",
+            c.name, c.cql_type
+        );
+        if !t.decisions.contains(&why) {
+            t.decisions.push(why);
+        }
+    }
     // Two attributes with one name (`users.id`, `posts.id`): the one of another
     // entity than the table's gets its entity's name as prefix.
     let names: Vec<String> = cols.iter().map(|c| c.name.clone()).collect();

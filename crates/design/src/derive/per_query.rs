@@ -40,6 +40,47 @@ fn classes(spec: &SelectSpec, root: &str) -> Vec<Vec<ColRef>> {
     out
 }
 
+/// When every equality of the read is on a column with a handful of values (a
+/// boolean, a `CREATE TYPE … AS ENUM`), each described with its number of
+/// values (`` `orders.status` enum `order_status`: 4 values ``); else `None`.
+fn tiny_domains(model: &Model, spec: &SelectSpec) -> Option<Vec<(String, usize)>> {
+    spec.equalities
+        .iter()
+        .map(|(c, _)| {
+            let attr = model.entity(&c.entity)?.attribute(&c.column)?;
+            if attr.cql_type == "boolean" {
+                return Some((format!("`{}.{}` boolean: 2 values", c.entity, c.column), 2));
+            }
+            if let Some((domain, n)) = model
+                .domain_sizes
+                .get(&(c.entity.clone(), c.column.clone()))
+            {
+                return Some((
+                    format!(
+                        "`{}.{}` domain `{domain}`, its CHECK lists {n} values",
+                        c.entity, c.column
+                    ),
+                    *n,
+                ));
+            }
+            let name = enum_name(&attr.pg_type);
+            let n = *model.enum_sizes.get(&name)?;
+            Some((
+                format!("`{}.{}` enum `{name}`: {n} values", c.entity, c.column),
+                n,
+            ))
+        })
+        .collect()
+}
+
+/// The type name of a column as the model keys its enums: lowercase, without
+/// schema or quotes (`public."Order_Status"` → `order_status`).
+fn enum_name(pg_type: &str) -> String {
+    let t = pg_type.trim();
+    let last = t.rsplit('.').next().unwrap_or(t);
+    last.trim_matches('"').to_ascii_lowercase()
+}
+
 /// True when every column of one of `e`'s keys is joined to an attribute of
 /// `f`: each row of `f` meets at most one row of `e`.
 fn determines(model: &Model, classes: &[Vec<ColRef>], f: &str, e: &str) -> bool {
@@ -207,22 +248,16 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         });
     }
     if time_range.is_none()
-        && spec
-            .equalities
-            .iter()
-            .all(|(c, _)| attr_type(model, c).is_some_and(|t| t == "boolean"))
+        && let Some(domains) = tiny_domains(model, spec)
     {
-        let names: Vec<String> = spec
-            .equalities
-            .iter()
-            .map(|(c, _)| format!("`{}.{}`", c.entity, c.column))
-            .collect();
+        let partitions: usize = domains.iter().map(|(_, n)| *n).product();
+        let names: Vec<String> = domains.iter().map(|(d, _)| d.clone()).collect();
         return Err(OffPath {
             reason: format!(
-                "only boolean equalities ({}): as the partition key they would put every row in two partitions (the review's hot and unbounded partition); the design refuses such a key",
+                "only tiny-domain equalities ({}): as the partition key they would put every row in at most {partitions} partitions (the review's hot and unbounded partition); the design refuses such a key",
                 names.join(", ")
             ),
-            alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the flag of the entity's table, read with a LIMIT, or a periodic job that writes the flagged rows' ids into bucketed partitions".into(),
+            alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the column of the entity's table, read with a LIMIT, or a periodic job that writes the matching rows' ids into bucketed partitions".into(),
         });
     }
     let first = spec.entities.first().cloned().unwrap_or_default();
