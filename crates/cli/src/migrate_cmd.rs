@@ -82,7 +82,7 @@ fn plain(message: String, json_out: bool, color: bool) -> Output {
     )
 }
 
-fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagnostic>> {
+pub(crate) fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagnostic>> {
     let loaded = load_schema(&[path.to_path_buf()], sources)
         .map_err(|e| vec![Diagnostic::error("input", e.to_string())])?;
     let errors: Vec<Diagnostic> = loaded
