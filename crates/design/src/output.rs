@@ -229,6 +229,15 @@ fn move_into_place(
         if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             fs::remove_file(&path).map_err(|e| OutputError::io("remove", &path, e))?;
         }
+        // A migration that is no longer planned leaves no empty directories
+        // (`remove_dir` refuses a directory that still holds anything).
+        for parent in old
+            .ancestors()
+            .skip(1)
+            .filter(|p| p.starts_with("migration"))
+        {
+            let _ = fs::remove_dir(dir.join(parent));
+        }
     }
     write_manifest(staging, dir, &new)
 }
