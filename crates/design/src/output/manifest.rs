@@ -77,7 +77,6 @@ mod tests {
             "diagrams/../../x",
             "a/b",
             "diagrams/a/b.svg",
-            "migration",
             "migration/../x",
             "migration/a/../../x",
             MANIFEST,
