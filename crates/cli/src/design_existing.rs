@@ -58,6 +58,7 @@ pub fn plan_existing(
         queries: &[],
         stats: None,
         source: &source,
+        renames: &[],
     };
     let p = plan(&input);
     let dry = dry_run(&old.schema, &new, &p);

@@ -203,6 +203,7 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         queries: &queries,
         stats: stats.as_ref(),
         source: &source,
+        renames: &[],
     };
     let p = plan(&input);
     let dry = dry_run(&old.schema, &new.schema, &p);

@@ -67,6 +67,7 @@ fn plan_of(old: &Schema, new: &Schema, texts: &[String; 2]) -> Plan {
         queries: &[],
         stats: None,
         source: &source,
+        renames: &[],
     })
 }
 
