@@ -587,7 +587,7 @@ fn a_regular_rename_is_planned_as_written_with_a_warning() {
         c.warnings
             .iter()
             .any(|w| w.contains("Cannot rename non PRIMARY KEY column model")
-                && w.contains("`--rename iot.devices.model_name=model`")),
+                && w.contains("`--rename iot.devices.model=model_name`")),
         "{:?}",
         c.warnings
     );
