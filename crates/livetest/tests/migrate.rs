@@ -446,6 +446,7 @@ async fn migrate_reads_old_from_the_cluster() {
         out: None,
         layout: LayoutArg::Numbered,
         target: TargetArg::Cassandra,
+        renames: Vec::new(),
     };
     let out = tokio::task::spawn_blocking(move || run(&args, true, false, 0))
         .await
