@@ -152,3 +152,26 @@ fn an_output_directory_holding_the_existing_schema_is_refused() {
     assert!(stderr.contains("error:"), "{stderr}");
     assert!(!out.join("schema.cql").exists());
 }
+
+#[test]
+fn a_change_that_needs_a_decision_makes_the_design_a_partial_result() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tmp.path().join("out");
+    // Deployed with `model_name` where the design has `model` (and with the
+    // timezone, so that only that pair differs): a drop and an add of the same
+    // type, which may be a rename (flagged, exit 1).
+    let current = tmp.path().join("current.cql");
+    let text = read(&data("current.cql")).replace(
+        "    model            text,",
+        "    model_name       text,\n    timezone         text,",
+    );
+    std::fs::write(&current, text).unwrap_or_else(|e| panic!("{e}"));
+    let (stdout, stderr, code) = design(&current, &out, false);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("1 need a decision"), "{stdout}");
+    let runbook = read(&out.join("migration.md"));
+    assert!(
+        runbook.contains("Cannot rename non PRIMARY KEY column model_name"),
+        "{runbook}"
+    );
+}
