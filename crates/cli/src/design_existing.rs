@@ -33,6 +33,13 @@ pub fn plan_existing(
     sources: &mut SourceMap,
 ) -> Result<ExistingMigration, Vec<Diagnostic>> {
     let mut old = load(existing, sources)?;
+    let left_out: Vec<String> = old
+        .schema
+        .keyspaces
+        .keys()
+        .filter(|name| *name != keyspace)
+        .cloned()
+        .collect();
     old.schema.keyspaces.retain(|name, _| name == keyspace);
     let file = sources.add(SourceFile::new("schema.cql", schema_cql.to_string()));
     let parsed = cqlmodel_cql::parse(schema_cql);
@@ -79,9 +86,20 @@ pub fn plan_existing(
     }
     Ok(ExistingMigration {
         files,
-        summary: summary_line(&p, existing),
+        summary: summary_line(&p, existing) + &left_out_line(&left_out, keyspace),
         needs_attention: !dry.ok() || p.flagged().next().is_some(),
     })
+}
+
+/// Keyspaces of CURRENT that are not the design's: said, never silently ignored.
+fn left_out_line(left_out: &[String], keyspace: &str) -> String {
+    if left_out.is_empty() {
+        return String::new();
+    }
+    format!(
+        "  left alone: keyspace(s) {} of the existing schema (the design is keyspace {keyspace})\n",
+        left_out.join(", ")
+    )
 }
 
 /// `migration from current.cql: 3 changes (1 alter, 1 rebuild, 1 create, 0 drop), 1 needs a decision → migration.md`

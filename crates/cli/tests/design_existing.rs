@@ -73,6 +73,12 @@ fn an_added_column_is_an_alter_and_a_changed_clustering_order_a_rebuild() {
     );
     // The other keyspace of the deployed schema is not the design's: no drop.
     assert!(!runbook.contains("billing"), "{runbook}");
+    assert!(
+        stdout.contains(
+            "  left alone: keyspace(s) billing of the existing schema (the design is keyspace iot)"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
