@@ -8,10 +8,12 @@ use std::ops::Range;
 use std::path::Path;
 
 use cqlmodel_design::{
-    DesignError, DesignErrorKind, DesignInput, Source, WriteOptions, design, json, write_design,
+    DesignError, DesignErrorKind, DesignInput, Source, WriteOptions, design, json,
+    write_design_with,
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
+use crate::design_existing::{ExistingMigration, plan_existing};
 use crate::input::read_source;
 
 /// Runs the designer: `(stdout, stderr, exit code)`. Exit 2 on any input error,
@@ -29,6 +31,7 @@ pub fn run(
         model,
         queries,
         stats,
+        existing: None,
     };
     run_with(&files, out, WriteOptions::default(), json_output, color)
 }
@@ -38,6 +41,9 @@ pub struct DesignFiles<'a> {
     pub model: &'a Path,
     pub queries: Option<&'a Path>,
     pub stats: Option<&'a Path>,
+    /// `--existing`: the schema deployed today (CQL file or directory); the
+    /// migration from it to the design is written next to the design.
+    pub existing: Option<&'a Path>,
 }
 
 /// [`run`] with the output options (`--force`).
@@ -52,6 +58,7 @@ pub fn run_with(
         model,
         queries,
         stats,
+        existing,
     } = *files;
     let mut sources = SourceMap::new();
     let files = match InputFiles::read(model, queries, stats, &mut sources) {
@@ -79,16 +86,41 @@ pub fn run_with(
             return input_error(&diagnostics, &sources, json_output, color);
         }
     };
+    // The migration is planned before anything is written: a bad --existing
+    // file is an input error, and then the output directory is left alone.
+    let migration = match existing {
+        Some(path) => {
+            progress.set_message(format!("planning the migration from {}", path.display()));
+            match plan_existing(path, &keyspace, &d.schema_cql(), &mut sources) {
+                Ok(m) => Some(m),
+                Err(diagnostics) => {
+                    return input_error(&diagnostics, &sources, json_output, color);
+                }
+            }
+        }
+        None => None,
+    };
     let mut inputs: Vec<&Path> = vec![model];
     inputs.extend(queries);
     inputs.extend(stats);
+    inputs.extend(existing);
     progress.set_message(format!("writing {}", out.display()));
-    if let Err(e) = write_design(&d, out, &inputs, options) {
+    let extra = migration
+        .as_ref()
+        .map(|m| m.files.clone())
+        .unwrap_or_default();
+    if let Err(e) = write_design_with(&d, out, &inputs, options, extra) {
         return plain_error("output", &e.to_string(), json_output);
     }
     let review_errors = d.review.iter().filter(|f| f.is_error()).count();
+    let with_migration = |mut value: serde_json::Value| {
+        if let Some(m) = &migration {
+            value["migration"] = migration_json(m);
+        }
+        value
+    };
     let stdout = if json_output {
-        serde_json::to_string_pretty(&json(&d)).unwrap_or_default() + "\n"
+        pretty(&with_migration(json(&d)))
     } else {
         let served = d.queries.iter().filter(|q| q.table.is_some()).count();
         let mut s = format!(
@@ -102,6 +134,9 @@ pub fn run_with(
             d.review.len() - review_errors,
             out.display()
         );
+        if let Some(m) = &migration {
+            s.push_str(&m.summary);
+        }
         s.push_str(&cqlmodel_design::verdict::verdict_text(
             &cqlmodel_design::verdict::verdict(&d),
         ));
@@ -144,7 +179,11 @@ pub fn run_with(
         .iter()
         .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
         .collect();
-    let code = u8::from(!errors.is_empty() || review_errors > 0);
+    let code = u8::from(
+        !errors.is_empty()
+            || review_errors > 0
+            || migration.as_ref().is_some_and(|m| m.needs_attention),
+    );
     if json_output {
         if errors.is_empty() && notes.is_empty() {
             return (stdout, String::new(), code);
@@ -152,7 +191,7 @@ pub fn run_with(
         // The design with its errors and its input notes rendered as every
         // command renders them: `errors` holds only what was not designed,
         // `notes` what the inputs held that was skipped or mapped.
-        let mut value = json(&d);
+        let mut value = with_migration(json(&d));
         value["errors"] = serde_json::json!(render_json(&errors, &sources));
         value["notes"] = serde_json::json!(render_json(&notes, &sources));
         return (pretty(&value), String::new(), code);
@@ -334,6 +373,15 @@ fn plain_error(code: &str, message: &str, json_output: bool) -> (String, String,
     } else {
         (String::new(), format!("error: {message}\n"), 2)
     }
+}
+
+/// The migration in the design's JSON: its summary and the files written.
+fn migration_json(m: &ExistingMigration) -> serde_json::Value {
+    serde_json::json!({
+        "summary": m.summary.trim_end(),
+        "needs_attention": m.needs_attention,
+        "files": m.files.iter().map(|(p, _)| p.to_string_lossy()).collect::<Vec<_>>(),
+    })
 }
 
 fn pretty(value: &serde_json::Value) -> String {

@@ -2,6 +2,7 @@
 //! command's work lives here so that tests and benchmarks can call it directly.
 
 pub mod design_cmd;
+pub mod design_existing;
 pub mod diagnose_cmd;
 pub mod diagnose_live;
 pub mod explain;

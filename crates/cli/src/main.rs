@@ -136,6 +136,10 @@ enum Command {
         /// design's files are replaced, every other file is left alone.
         #[arg(long)]
         force: bool,
+        /// The schema deployed today (CQL file or directory): the migration from it
+        /// to the design is written next to it (migration.md, migration/).
+        #[arg(long)]
+        existing: Option<PathBuf>,
     },
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
@@ -292,11 +296,13 @@ fn main() -> ExitCode {
             stats,
             out,
             force,
+            existing,
         } => {
             let files = cqlmodel_cli::design_cmd::DesignFiles {
                 model: &model,
                 queries: queries.as_deref(),
                 stats: stats.as_deref(),
+                existing: existing.as_deref(),
             };
             let run = |j: bool| {
                 let options = cqlmodel_design::WriteOptions { force };

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnostics::{Diagnostic, Severity, SourceMap, render_human, render_json};
-use cqlmodel_migrate::{AppStatement, Layout, MigrateInput, Target, dry_run, output_files, plan};
+use cqlmodel_migrate::{
+    AppStatement, ColumnRename, Layout, MigrateInput, Target, dry_run, output_files, plan,
+};
 use cqlmodel_schema::Origin;
 use serde_json::{Value, json};
 
@@ -52,6 +54,11 @@ pub struct MigrateArgs {
     /// The database the plan is for.
     #[arg(long, value_enum, default_value_t = TargetArg::Cassandra)]
     pub target: TargetArg,
+    /// A regular column OLD has and NEW names differently (`KS.TABLE.OLD=NEW`,
+    /// repeatable): Cassandra refuses the RENAME, so the table is rebuilt with the
+    /// column copied; without it the plan drops the old column and adds the new one.
+    #[arg(long = "rename", value_name = "KS.TABLE.OLD=NEW")]
+    pub renames: Vec<String>,
 }
 
 fn fail(diagnostics: &[Diagnostic], sources: &SourceMap, json_out: bool, color: bool) -> Output {
@@ -82,7 +89,7 @@ fn plain(message: String, json_out: bool, color: bool) -> Output {
     )
 }
 
-fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagnostic>> {
+pub(crate) fn load(path: &Path, sources: &mut SourceMap) -> Result<LoadedSchema, Vec<Diagnostic>> {
     let loaded = load_schema(&[path.to_path_buf()], sources)
         .map_err(|e| vec![Diagnostic::error("input", e.to_string())])?;
     let errors: Vec<Diagnostic> = loaded
@@ -127,6 +134,22 @@ fn load_app_statements(
             rate: q.rate,
         })
         .collect())
+}
+
+/// The `--rename` flags, each checked against both schemas.
+fn parse_renames(
+    given: &[String],
+    old: &LoadedSchema,
+    new: &LoadedSchema,
+) -> Result<Vec<ColumnRename>, cqlmodel_migrate::RenameError> {
+    given
+        .iter()
+        .map(|g| {
+            let r: ColumnRename = g.parse()?;
+            r.check(&old.schema, &new.schema)?;
+            Ok(r)
+        })
+        .collect()
 }
 
 /// Runs `cqlmodel migrate`. `epoch_seconds` dates cqlmigrate file names.
@@ -196,6 +219,10 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         TargetArg::Cassandra => Target::Cassandra,
         TargetArg::Scylla => Target::Scylla,
     };
+    let renames = match parse_renames(&args.renames, &old, &new) {
+        Ok(r) => r,
+        Err(e) => return plain(e.to_string(), json_out, color),
+    };
     let input = MigrateInput {
         old: &old.schema,
         new: &new.schema,
@@ -203,6 +230,7 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
         queries: &queries,
         stats: stats.as_ref(),
         source: &source,
+        renames: &renames,
     };
     let p = plan(&input);
     let dry = dry_run(&old.schema, &new.schema, &p);

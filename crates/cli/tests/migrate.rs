@@ -244,3 +244,43 @@ fn with_a_cluster_only_new_is_given() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("give OLD and NEW"));
 }
+
+#[test]
+fn a_declared_regular_rename_is_a_rebuild() {
+    assert_cmd_snapshot!(
+        cqlmodel()
+            .args(pair("rename_declared"))
+            .args(["--rename", "shop.customers.mail=email"])
+    );
+}
+
+#[test]
+fn an_undeclared_regular_rename_needs_a_decision() {
+    let out = cqlmodel()
+        .args(pair("rename_declared"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "flagged: exit 1");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("--rename shop.customers.mail=email"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_rename_that_does_not_fit_the_schemas_is_a_usage_error() {
+    let out = cqlmodel()
+        .args(pair("rename_declared"))
+        .args(["--rename", "shop.customers.nope=email"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "--rename shop.customers.nope=email: OLD's shop.customers has no column nope"
+        ),
+        "{stderr}"
+    );
+}

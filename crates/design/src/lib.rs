@@ -49,6 +49,6 @@ pub mod views;
 pub mod writes;
 
 pub use error::{DesignError, DesignErrorKind, Source};
-pub use output::{OutputError, WriteOptions, files, write_design};
+pub use output::{OutputError, WriteOptions, files, write_design, write_design_with};
 pub use plan::{Design, DesignInput, design};
 pub use report::{json, report_md};

@@ -126,6 +126,26 @@ pub fn write_design(
     inputs: &[&Path],
     options: WriteOptions,
 ) -> Result<(), OutputError> {
+    write_design_with(d, dir, inputs, options, Vec::new())
+}
+
+/// [`write_design`] with more files written, listed and replaced with the
+/// design's (`migration.md`, `migration/…` of `design --existing`). A file whose
+/// path is not one of the shapes the manifest reads back is refused.
+pub fn write_design_with(
+    d: &Design,
+    dir: &Path,
+    inputs: &[&Path],
+    options: WriteOptions,
+    extra: Vec<(PathBuf, String)>,
+) -> Result<(), OutputError> {
+    if let Some((path, _)) = extra.iter().find(|(p, _)| !is_safe_relative(p)) {
+        return Err(OutputError::io(
+            "write",
+            path,
+            io::Error::other("not a path the design writes"),
+        ));
+    }
     refuse_inputs_inside(dir, inputs)?;
     let target = inspect(dir, options.force)?;
     let (parent, name) = parent_and_name(dir)?;
@@ -133,7 +153,8 @@ pub fn write_design(
     remove_stale(&parent, &name);
     let staging = staging_dir(&parent, &name);
     remove_staging(&staging);
-    let files = files(d);
+    let mut files = files(d);
+    files.extend(extra);
     let result = stage(&staging, &files).and_then(|()| {
         let previous = match target {
             Target::Ours(previous) => previous,
@@ -168,6 +189,9 @@ fn stage(staging: &Path, files: &[(PathBuf, String)]) -> Result<(), OutputError>
     fs::create_dir(&diagrams).map_err(|e| OutputError::io("create", &diagrams, e))?;
     for (relative, text) in files {
         let path = staging.join(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| OutputError::io("create", parent, e))?;
+        }
         fs::write(&path, text).map_err(|e| OutputError::io("write", &path, e))?;
     }
     Ok(())
@@ -189,6 +213,7 @@ fn move_into_place(
     let both: BTreeSet<PathBuf> = new.iter().chain(previous).cloned().collect();
     write_manifest(staging, dir, &both)?;
     for relative in &new {
+        ensure_real_parents(dir, relative)?;
         let (from, to) = (staging.join(relative), dir.join(relative));
         if fs::symlink_metadata(&to).is_ok_and(|m| m.is_dir()) {
             return Err(OutputError::io(
@@ -204,8 +229,29 @@ fn move_into_place(
         if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
             fs::remove_file(&path).map_err(|e| OutputError::io("remove", &path, e))?;
         }
+        // A migration that is no longer planned leaves no empty directories
+        // (`remove_dir` refuses a directory that still holds anything).
+        for parent in old
+            .ancestors()
+            .skip(1)
+            .filter(|p| p.starts_with("migration"))
+        {
+            let _ = fs::remove_dir(dir.join(parent));
+        }
     }
     write_manifest(staging, dir, &new)
+}
+
+/// Creates the directories between `dir` and `relative`'s file (`migration/cql/…`),
+/// each a real directory, never a link out of `dir`.
+fn ensure_real_parents(dir: &Path, relative: &Path) -> Result<(), OutputError> {
+    let mut at = dir.to_path_buf();
+    let parents: Vec<_> = relative.components().collect();
+    for part in parents.iter().take(parents.len().saturating_sub(1)) {
+        at.push(part);
+        ensure_real_dir(&at)?;
+    }
+    Ok(())
 }
 
 /// Writes the manifest through the staging directory, so it is replaced whole.

@@ -67,6 +67,7 @@ fn plan_of(old: &Schema, new: &Schema, texts: &[String; 2]) -> Plan {
         queries: &[],
         stats: None,
         source: &source,
+        renames: &[],
     })
 }
 
@@ -445,6 +446,7 @@ async fn migrate_reads_old_from_the_cluster() {
         out: None,
         layout: LayoutArg::Numbered,
         target: TargetArg::Cassandra,
+        renames: Vec::new(),
     };
     let out = tokio::task::spawn_blocking(move || run(&args, true, false, 0))
         .await

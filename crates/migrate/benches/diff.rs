@@ -59,6 +59,7 @@ fn bench(c: &mut Criterion) {
         queries: &[],
         stats: None,
         source: &source,
+        renames: &[],
     };
     let p = plan(&input);
     // 334 gain a column, 333 change compaction, 20 are rebuilt (6 of them with no other change).

@@ -69,6 +69,10 @@ pub fn plan_backfill(
             ColumnSource::Derived { from, expr } => {
                 Some(format!("{} = {expr} (from {from}; an assumption: check it is how the application computes {})", m.column, m.column))
             }
+            ColumnSource::Renamed { from } => Some(format!(
+                "{} = {from} (renamed, --rename): each value of {from} is copied into {} with its write time and TTL",
+                m.column, m.column
+            )),
             ColumnSource::Converted { from_type } => Some(format!(
                 "{} converts from {from_type} to {}: a value that does not convert fails its row (DSBulk logs it in the operation's bad file)",
                 m.column, m.ty
@@ -168,6 +172,21 @@ fn cdm_properties(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap])
         "spark.cdm.schema.origin.column.ttl.names         {}",
         regular.join(",")
     );
+    let renamed: Vec<String> = columns
+        .iter()
+        .filter_map(|m| match &m.source {
+            ColumnSource::Renamed { from } => Some(format!("{from}:{}", m.column)),
+            _ => None,
+        })
+        .collect();
+    if !renamed.is_empty() {
+        let _ = writeln!(
+            s,
+            "# Renamed columns (--rename), origin:target.\n\
+             spark.cdm.schema.origin.column.names.to.target   {}",
+            renamed.join(",")
+        );
+    }
     let _ = writeln!(
         s,
         "# Token-range slices the job works through; raise it for a large table."

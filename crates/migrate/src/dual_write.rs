@@ -224,6 +224,13 @@ impl RewriteCx<'_> {
                     ));
                     derived_term(expr, from, v)
                 }),
+                ColumnSource::Renamed { from } => value_of(from).map(|v| {
+                    notes.push(format!(
+                        "{}: the value bound to {from} (renamed, --rename)",
+                        m.column
+                    ));
+                    v.clone()
+                }),
                 ColumnSource::Unknown if m.key => {
                     notes.push(format!(
                         "{}: the application computes it (cqlmodel cannot see how) and binds it",

@@ -21,7 +21,8 @@
 //!
 //! let no_source = |_: &cqlmodel_schema::Origin| None;
 //! let input = MigrateInput { old: &old, new: &new, target: Target::Cassandra,
-//!                            queries: &[], stats: None, source: &no_source };
+//!                            queries: &[], stats: None, source: &no_source,
+//!                            renames: &[] };
 //! let p = plan(&input);
 //! assert_eq!(p.changes[0].kind, ChangeKind::Alter);
 //! assert_eq!(p.changes[0].statements[0].statements, ["ALTER TABLE iot.temp ADD humidity double;"]);
@@ -38,6 +39,7 @@ pub mod objects;
 pub mod options;
 pub mod plan;
 pub mod rebuild;
+pub mod rename;
 pub mod runbook;
 pub mod summary;
 pub mod table_diff;
@@ -51,3 +53,4 @@ pub use files::{Layout, OutputFile, output_files};
 pub use model::{Change, ChangeKind, Item, ObjectKind, Phase, PhaseStatements, Target, Verdict};
 pub use plan::{MigrateInput, Plan, SourceText, plan};
 pub use rebuild::{ColumnMap, ColumnSource, Rebuild};
+pub use rename::{ColumnRename, RenameError};

@@ -25,6 +25,9 @@ pub struct MigrateInput<'a> {
     pub queries: &'a [AppStatement],
     pub stats: Option<&'a Stats>,
     pub source: SourceText<'a>,
+    /// Regular columns the user says were renamed (`--rename`, checked against
+    /// both schemas): rebuilds that copy the old column into the new one.
+    pub renames: &'a [crate::rename::ColumnRename],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -112,7 +115,8 @@ fn table_changes(
             created.push(t);
             continue;
         };
-        let d = diff_table(o, t, input.target, &views_of(old, o));
+        let declared = crate::rename::renames_of(input.renames, &o.keyspace, &o.name);
+        let d = diff_table(o, t, input.target, &views_of(old, o), &declared);
         if d.is_empty() {
             continue;
         }
@@ -366,7 +370,8 @@ fn rebuild_change(
         c.push(Phase::Drop, drop_view(&old.keyspace, v));
     }
     c.push(Phase::Drop, drop_table(&old.keyspace, &old.name));
-    let (columns, not_copied) = map_columns(old, new);
+    let declared = crate::rename::renames_of(input.renames, &old.keyspace, &old.name);
+    let (columns, not_copied) = map_columns(old, new, &declared);
     let cx = RewriteCx {
         old_keyspace: &old.keyspace,
         old_name: &old.name,

@@ -18,6 +18,8 @@ pub enum ColumnSource {
     Converted { from_type: String },
     /// Computed from an old column: `expr` is CQL (e.g. `todate(ts)`).
     Derived { from: String, expr: String },
+    /// The old column `from`, renamed (`--rename`): each value is copied as is.
+    Renamed { from: String },
     /// No old column gives it: the application (and the backfill) must compute it.
     Unknown,
 }
@@ -36,6 +38,7 @@ impl ColumnMap {
         match &self.source {
             ColumnSource::Same | ColumnSource::Converted { .. } => Some(self.column.clone()),
             ColumnSource::Derived { expr, .. } => Some(expr.clone()),
+            ColumnSource::Renamed { from } => Some(crate::cql_text::quote(from)),
             ColumnSource::Unknown => None,
         }
     }
@@ -44,7 +47,7 @@ impl ColumnMap {
     pub fn from(&self) -> Option<&str> {
         match &self.source {
             ColumnSource::Same | ColumnSource::Converted { .. } => Some(&self.column),
-            ColumnSource::Derived { from, .. } => Some(from),
+            ColumnSource::Derived { from, .. } | ColumnSource::Renamed { from } => Some(from),
             ColumnSource::Unknown => None,
         }
     }
@@ -71,13 +74,27 @@ pub struct Rebuild {
     pub backfill: Backfill,
 }
 
-/// How each column of `new` is filled from `old`.
-pub fn map_columns(old: &Table, new: &Table) -> (Vec<ColumnMap>, Vec<String>) {
+/// How each column of `new` is filled from `old`; `declared` are the user's
+/// renames `(old, new)` of regular columns.
+pub fn map_columns(
+    old: &Table,
+    new: &Table,
+    declared: &[(String, String)],
+) -> (Vec<ColumnMap>, Vec<String>) {
+    let renamed_from = |to: &str| {
+        declared
+            .iter()
+            .find(|(from, t)| t == to && old.column(from).is_some())
+            .map(|(from, _)| from.clone())
+    };
     let columns = new
         .columns
         .iter()
         .map(|c| {
             let source = match old.column(&c.name) {
+                None if renamed_from(&c.name).is_some() => ColumnSource::Renamed {
+                    from: renamed_from(&c.name).unwrap_or_default(),
+                },
                 Some(o) if crate::table_diff::same_type(&o.ty, &c.ty) => ColumnSource::Same,
                 Some(o) => ColumnSource::Converted {
                     from_type: o.ty.to_string(),
@@ -96,6 +113,7 @@ pub fn map_columns(old: &Table, new: &Table) -> (Vec<ColumnMap>, Vec<String>) {
         .columns
         .iter()
         .filter(|o| new.column(&o.name).is_none())
+        .filter(|o| !declared.iter().any(|(from, _)| *from == o.name))
         .filter(|o| {
             // A column a derived one reads is still used.
             !new.columns.iter().any(|c| {

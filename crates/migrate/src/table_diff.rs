@@ -65,7 +65,14 @@ fn key_text(cols: &[&Column]) -> String {
 
 /// Compares two tables (or two views) of the same name.
 /// `old_views` are the views OLD defines on `old`.
-pub fn diff_table(old: &Table, new: &Table, target: Target, old_views: &[&Table]) -> TableDiff {
+/// `declared` are the user's renames of regular columns of this table (`--rename`).
+pub fn diff_table(
+    old: &Table,
+    new: &Table,
+    target: Target,
+    old_views: &[&Table],
+    declared: &[(String, String)],
+) -> TableDiff {
     let mut d = TableDiff::default();
     let name = qualified(&old.keyspace, &old.name);
     let renames = diff_primary_key(&mut d, old, new, &name, target);
@@ -75,6 +82,7 @@ pub fn diff_table(old: &Table, new: &Table, target: Target, old_views: &[&Table]
         name: &name,
         target,
         old_views,
+        declared,
     };
     diff_columns(&mut d, &cx, &renames);
     diff_options(&mut d, old, new, &name);
@@ -251,6 +259,7 @@ struct Cx<'a> {
     name: &'a str,
     target: Target,
     old_views: &'a [&'a Table],
+    declared: &'a [(String, String)],
 }
 
 fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
@@ -276,6 +285,7 @@ fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
         // A view's columns follow its definition: the view diff handles them.
         return;
     }
+    declared_renames(d, cx, &mut added, &mut dropped);
     for c in &added {
         add_column(d, old, c, name, target);
     }
@@ -300,15 +310,61 @@ fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
             "{} dropped and {} added with the same type ({}): if this is a rename, Cassandra refuses it \
              (`{}`), and the plan as written loses every value of {}. To keep them: after phase 1, \
              write both columns from the application, copy the old values in place keeping their write time \
-             and TTL, switch reads to {}, and only then run phase 7:\n{}",
+             and TTL, switch reads to {}, and only then run phase 7:\n{}\n\
+             Or declare the rename (`--rename {}.{}={}`): the table is then rebuilt with {} copied into {}.",
             a.name,
             b.name,
             a.ty,
             r.message,
             a.name,
             b.name,
-            copy_in_place(old, name, &a.name, &b.name)
+            copy_in_place(old, name, &a.name, &b.name),
+            name,
+            a.name,
+            b.name,
+            a.name,
+            b.name
         ));
+    }
+}
+
+/// The renames the user declared: Cassandra refuses them in place, so each is
+/// a rebuild whose backfill copies the old column into the new one (instead of
+/// a drop that loses its values). Removed from `added` and `dropped`.
+fn declared_renames(
+    d: &mut TableDiff,
+    cx: &Cx<'_>,
+    added: &mut Vec<&Column>,
+    dropped: &mut Vec<&Column>,
+) {
+    for (from, to) in cx.declared {
+        let (Some(a), Some(b)) = (
+            dropped.iter().position(|c| c.name == *from),
+            added.iter().position(|c| c.name == *to),
+        ) else {
+            continue;
+        };
+        let (old_col, new_col) = (dropped.remove(a), added.remove(b));
+        let converted = if same_type(&old_col.ty, &new_col.ty) {
+            String::new()
+        } else {
+            format!(
+                ", its values converted from {} to {}",
+                old_col.ty, new_col.ty
+            )
+        };
+        let r = target::rename_regular(cx.target, cx.name, from, to);
+        d.refused(
+            from,
+            format!(
+                "regular column {from} renamed to {to} (--rename){converted}: {} renames only \
+                 primary-key columns; the rebuild copies each value of {from} into {to} with its \
+                 write time and TTL",
+                cx.target.name()
+            ),
+            Verdict::Forbidden,
+            Some(r),
+        );
     }
 }
 

@@ -89,7 +89,7 @@ pub fn view_changes(
                 out.push(c);
             }
             Some(o) => {
-                let d = diff_table(o, v, input.target, &[]);
+                let d = diff_table(o, v, input.target, &[], &[]);
                 if !d.create.is_empty() {
                     let mut c = Change::new(
                         v.qualified_name(),

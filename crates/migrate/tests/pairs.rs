@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use cqlmodel_migrate::{
-    AppStatement, ChangeKind, MigrateInput, Phase, Plan, Target, Verdict, dry_run, plan,
+    AppStatement, ChangeKind, ColumnRename, MigrateInput, Phase, Plan, Target, Verdict, dry_run,
+    plan,
 };
 use cqlmodel_schema::{Origin, Schema, SchemaBuilder, Settings};
 
@@ -15,6 +16,8 @@ struct Case {
     texts: Vec<String>,
     queries: Vec<AppStatement>,
     stats: Option<cqlmodel_stats::Stats>,
+    /// `renames.txt`: the case's `--rename` flags, one a line.
+    renames: Vec<ColumnRename>,
 }
 
 fn data(case: &str, file: &str) -> PathBuf {
@@ -62,6 +65,10 @@ fn load(case: &str) -> Case {
         texts,
         queries,
         stats,
+        renames: read("renames.txt")
+            .lines()
+            .filter_map(|l| l.parse().ok())
+            .collect(),
     }
 }
 
@@ -79,6 +86,7 @@ fn run_on(case: &Case, target: Target) -> Plan {
         queries: &case.queries,
         stats: case.stats.as_ref(),
         source: &source,
+        renames: &case.renames,
     };
     let p = plan(&input);
     let dry = dry_run(&case.old, &case.new, &p);
@@ -365,6 +373,7 @@ fn a_field_type_change_is_flagged_with_cassandras_message() {
         queries: &[],
         stats: None,
         source: &source,
+        renames: &[],
     };
     let p = plan(&input);
     let c = &p.changes[0];
@@ -577,7 +586,8 @@ fn a_regular_rename_is_planned_as_written_with_a_warning() {
     assert!(
         c.warnings
             .iter()
-            .any(|w| w.contains("Cannot rename non PRIMARY KEY column model")),
+            .any(|w| w.contains("Cannot rename non PRIMARY KEY column model")
+                && w.contains("`--rename iot.devices.model=model_name`")),
         "{:?}",
         c.warnings
     );
@@ -635,6 +645,7 @@ fn every_old_against_every_new() {
                     queries: &[],
                     stats: None,
                     source: &source,
+                    renames: &[],
                 };
                 let p = plan(&input);
                 let dry = dry_run(&a.old, &b.new, &p);
@@ -657,4 +668,89 @@ fn every_old_against_every_new() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn a_declared_rename_of_a_regular_column_is_a_rebuild_that_copies_it() {
+    let case = load("rename_declared");
+    assert_eq!(case.renames.len(), 1, "renames.txt is read");
+    let p = run_on(&case, Target::Cassandra);
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild, "{c:?}");
+    assert!(!c.flagged, "the user decided: no warning left");
+    assert!(c.warnings.iter().all(|w| !w.contains("loses every value")));
+    let item = c
+        .items
+        .iter()
+        .find(|i| i.subject.as_deref() == Some("mail"))
+        .expect("the rename's item");
+    assert_eq!(item.verdict, Verdict::Forbidden);
+    assert_eq!(
+        item.attempted.as_deref(),
+        Some("ALTER TABLE shop.customers RENAME mail TO email;")
+    );
+    assert_eq!(
+        item.message.as_deref(),
+        Some("Cannot rename non PRIMARY KEY column mail")
+    );
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    assert!(
+        r.not_copied.is_empty(),
+        "mail is copied: {:?}",
+        r.not_copied
+    );
+    let email = r.columns.iter().find(|m| m.column == "email");
+    assert_eq!(
+        email.map(|m| &m.source),
+        Some(&cqlmodel_migrate::ColumnSource::Renamed {
+            from: "mail".into()
+        })
+    );
+    assert!(
+        r.backfill.dsbulk.contains(
+            "INSERT INTO shop.customers_v2 (customer_id, email) VALUES (:customer_id, :mail) USING TIMESTAMP :mail_wt AND TTL :mail_ttl"
+        ),
+        "{}",
+        r.backfill.dsbulk
+    );
+    assert!(
+        r.backfill
+            .cdm_properties
+            .contains("spark.cdm.schema.origin.column.names.to.target   mail:email"),
+        "{}",
+        r.backfill.cdm_properties
+    );
+    assert!(
+        r.backfill
+            .transformation
+            .iter()
+            .any(|t| t.starts_with("email = mail (renamed")),
+        "{:?}",
+        r.backfill.transformation
+    );
+    let dual = r.dual_writes[0].new.as_deref().unwrap_or_default();
+    assert!(
+        dual.contains("shop.customers_v2 (customer_id, email, created_at)"),
+        "{dual}"
+    );
+    assert!(dry_run(&case.old, &case.new, &p).ok());
+}
+
+#[test]
+fn a_rename_flag_is_checked_against_both_schemas() {
+    let case = load("rename_declared");
+    let check = |s: &str| {
+        s.parse::<ColumnRename>()
+            .and_then(|r| r.check(&case.old, &case.new))
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(check("shop.customers.mail=email"), Ok(()));
+    assert!(check("shop.customers.mail").is_err_and(|e| e.contains("expected KEYSPACE.TABLE")));
+    assert!(check("customers.mail=email").is_err());
+    assert!(check("shop.orders.mail=email").is_err_and(|e| e.contains("not a table of both")));
+    assert!(check("shop.customers.email=mail").is_err_and(|e| e.contains("has no column email")));
+    assert!(
+        check("shop.customers.customer_id=email").is_err_and(|e| e.contains("primary-key column"))
+    );
+    assert!(check("shop.customers.mail=created_at").is_err_and(|e| e.contains("already has")));
 }

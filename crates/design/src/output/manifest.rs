@@ -41,12 +41,17 @@ pub fn read_manifest(path: &Path) -> Result<Vec<PathBuf>, OutputError> {
 }
 
 /// True for a relative path of one of the shapes the designer writes: a plain
-/// file name, or `diagrams/` and a plain file name. Nothing absolute, no `..`.
+/// file name, `diagrams/` and a plain file name, or a path under `migration/`.
+/// Nothing absolute, no `..`.
 pub fn is_our_shape(path: &Path) -> bool {
     let parts: Vec<Component> = path.components().collect();
     let plain = |c: &Component| matches!(c, Component::Normal(n) if !n.is_empty());
     match parts.as_slice() {
         [file] => plain(file) && path != Path::new(MANIFEST),
+        // `design --existing`: the migration's scripts, in their own tree.
+        [Component::Normal(dir), rest @ ..] if *dir == "migration" && !rest.is_empty() => {
+            rest.iter().all(plain)
+        }
         [Component::Normal(dir), file] => *dir == "diagrams" && plain(file),
         _ => false,
     }
@@ -58,7 +63,12 @@ mod tests {
 
     #[test]
     fn only_our_shapes_are_read_back() {
-        for ok in ["schema.cql", "diagrams/flow.svg", "stats.toml"] {
+        for ok in [
+            "schema.cql",
+            "diagrams/flow.svg",
+            "stats.toml",
+            "migration/cql/1-create/001_create_ks_t.cql",
+        ] {
             assert!(is_our_shape(Path::new(ok)), "{ok}");
         }
         for bad in [
@@ -67,6 +77,8 @@ mod tests {
             "diagrams/../../x",
             "a/b",
             "diagrams/a/b.svg",
+            "migration/../x",
+            "migration/a/../../x",
             MANIFEST,
             "",
             ".",

@@ -62,7 +62,30 @@ pub fn remove_staging(dir: &Path) {
     if is_real_dir(&dir.join("diagrams")) {
         let _ = fs::remove_dir(dir.join("diagrams"));
     }
+    remove_migration_tree(dir, Path::new("migration"));
     let _ = fs::remove_dir(dir);
+}
+
+/// Removes the staged `migration/` tree of `design --existing` (files of our
+/// shape, then the directories left empty); links are never followed.
+fn remove_migration_tree(staging: &Path, relative: &Path) {
+    let path = staging.join(relative);
+    if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+        return;
+    }
+    if let Ok(entries) = fs::read_dir(&path) {
+        for entry in entries.flatten() {
+            let inner = relative.join(entry.file_name());
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => remove_migration_tree(staging, &inner),
+                Ok(t) if t.is_file() && is_our_shape(&inner) => {
+                    let _ = fs::remove_file(entry.path());
+                }
+                _ => {}
+            }
+        }
+    }
+    let _ = fs::remove_dir(&path);
 }
 
 /// Whether process `pid` is running. Where `/proc` does not exist it cannot be
