@@ -5,8 +5,28 @@
 
 use std::path::PathBuf;
 
-use cqlmodel_cli::schema_load::load_schema;
+use cqlmodel_cli::schema_load::{LoadedSchema, load_schema};
 use cqlmodel_diagnostics::{Severity, SourceMap, render_human};
+
+/// Loads one file or folder and fails the test, with the rendered errors, if
+/// the load reports any error.
+fn load_without_errors(path: &std::path::Path) -> LoadedSchema {
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(&[path.to_path_buf()], &mut sources).expect("readable input");
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{}:\n{}",
+        path.display(),
+        render_human(&errors, &sources, false)
+    );
+    loaded
+}
 
 fn cql_files_in(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -35,21 +55,7 @@ fn describe_outputs_build_without_errors() {
         "expected the 4.0, 4.1 and 5.0 fixtures, found {files:?}"
     );
     for file in files {
-        let mut sources = SourceMap::new();
-        let loaded =
-            load_schema(std::slice::from_ref(&file), &mut sources).expect("readable fixture");
-        let errors: Vec<_> = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .cloned()
-            .collect();
-        assert!(
-            errors.is_empty(),
-            "{}:\n{}",
-            file.display(),
-            render_human(&errors, &sources, false)
-        );
+        let loaded = load_without_errors(&file);
         assert!(
             loaded.schema.tables().count() >= 2,
             "{} has tables",
@@ -67,19 +73,7 @@ fn migration_scripts_apply_in_version_order() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/scripts/migrations"
     ));
-    let mut sources = SourceMap::new();
-    let loaded = load_schema(std::slice::from_ref(&dir), &mut sources).expect("readable folder");
-    let errors: Vec<_> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .cloned()
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "{}",
-        render_human(&errors, &sources, false)
-    );
+    let loaded = load_without_errors(&dir);
     let order = loaded
         .diagnostics
         .iter()
@@ -110,19 +104,7 @@ fn cqlsh_script_commands_are_skipped_and_the_cql_applies() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/scripts/cqlsh/setup.cql"
     ));
-    let mut sources = SourceMap::new();
-    let loaded = load_schema(std::slice::from_ref(&file), &mut sources).expect("readable script");
-    let errors: Vec<_> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .cloned()
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "{}",
-        render_human(&errors, &sources, false)
-    );
+    let loaded = load_without_errors(&file);
     let skipped: Vec<&str> = loaded
         .diagnostics
         .iter()

@@ -43,7 +43,6 @@ const SKIPPED: &[(&[&str], &str)] = &[
         &["CREATE", "INDEX"],
         "non-unique indexes (the queries decide the tables)",
     ),
-    (&["CREATE", "UNIQUE", "INDEX"], "unique indexes"),
     (&["CREATE", "FUNCTION"], "functions (application logic)"),
     (
         &["CREATE", "OR", "REPLACE"],

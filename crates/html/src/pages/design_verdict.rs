@@ -91,26 +91,23 @@ pub fn review_section(findings: &[Value]) -> Section {
             "No finding: the review accepts the design as written.",
         );
     }
-    m.open("ul", &[("class", "notes")]);
-    for f in findings {
-        let severity = text_or_empty(f, "severity");
-        m.open("li", &[])
-            .el("span", &[("class", &format!("sev-{severity}"))], severity)
-            .text(" ")
-            .code(text_or_empty(f, "code"));
-        if let Some(rule) = text(f, "rule") {
-            m.text(" ").text(rule);
-        }
-        m.text(": ").text(text_or_empty(f, "message"));
-        m.close("li");
-    }
-    m.close("ul");
+    item_list(&mut m, findings);
     Section::new("own-review", "The design's own review", m)
 }
 
 /// Rendered diagnostics (errors or notes) as one line each with their place.
 pub fn diagnostics_section(id: &str, title: &str, items: &[Value]) -> Section {
     let mut m = Markup::new();
+    item_list(&mut m, items);
+    Section::new(id, title, m)
+}
+
+/// One line per finding or diagnostic: severity, code, rule, message, and the
+/// place when the item has one (review findings name a table instead).
+fn item_list(m: &mut Markup, items: &[Value]) {
+    if items.is_empty() {
+        return;
+    }
     m.open("ul", &[("class", "notes")]);
     for d in items {
         let severity = text_or_empty(d, "severity");
@@ -119,6 +116,9 @@ pub fn diagnostics_section(id: &str, title: &str, items: &[Value]) -> Section {
             .text(" ");
         if let Some(code) = text(d, "code") {
             m.code(code).text(" ");
+        }
+        if let Some(rule) = text(d, "rule") {
+            m.text(rule).text(": ");
         }
         m.text(text_or_empty(d, "message"));
         if let Some(file) = text(d, "file") {
@@ -131,5 +131,4 @@ pub fn diagnostics_section(id: &str, title: &str, items: &[Value]) -> Section {
         m.close("li");
     }
     m.close("ul");
-    Section::new(id, title, m)
 }
