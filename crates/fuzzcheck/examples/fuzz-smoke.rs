@@ -1,7 +1,9 @@
 //! `fuzz-smoke`: every input language fuzzed for a bounded time on stable Rust.
+//! An example, not a binary: the workspace keeps one binary, so that
+//! `cargo run -- …` at the root runs `cqlmodel`.
 //!
 //! ```text
-//! cargo run -p cqlmodel-fuzzcheck --bin fuzz-smoke -- [--seconds N] [--seed S] [--target NAME]
+//! cargo run -p cqlmodel-fuzzcheck --example fuzz-smoke -- [--seconds N] [--seed S] [--target NAME]
 //! ```
 //!
 //! Seeds come from the repository's own fixtures; each iteration mutates one
