@@ -15,6 +15,7 @@ use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
 use crate::design_existing::{ExistingMigration, plan_existing};
 use crate::input::read_source;
+use crate::output::Model;
 
 /// Runs the designer: `(stdout, stderr, exit code)`. Exit 2 on any input error,
 /// and then nothing is written to `out`. Errors go to stderr as text, or to
@@ -53,6 +54,26 @@ pub fn run_with(
     options: WriteOptions,
     json_output: bool,
     color: bool,
+) -> (String, String, u8) {
+    run_once(
+        files,
+        out,
+        options,
+        json_output,
+        color,
+        &mut Model::unwanted(),
+    )
+}
+
+/// [`run_with`], also filling `model` with the JSON document for the HTML
+/// page: the design is made and `out` written once.
+pub fn run_once(
+    files: &DesignFiles,
+    out: &Path,
+    options: WriteOptions,
+    json_output: bool,
+    color: bool,
+    page_model: &mut Model,
 ) -> (String, String, u8) {
     let DesignFiles {
         model,
@@ -120,7 +141,7 @@ pub fn run_with(
         value
     };
     let stdout = if json_output {
-        pretty(&with_migration(json(&d)))
+        String::new()
     } else {
         let served = d.queries.iter().filter(|q| q.table.is_some()).count();
         let mut s = format!(
@@ -184,17 +205,20 @@ pub fn run_with(
             || review_errors > 0
             || migration.as_ref().is_some_and(|m| m.needs_attention),
     );
-    if json_output {
+    let document = page_model.document(json_output, || {
+        let mut value = with_migration(json(&d));
         if errors.is_empty() && notes.is_empty() {
-            return (stdout, String::new(), code);
+            return value;
         }
         // The design with its errors and its input notes rendered as every
         // command renders them: `errors` holds only what was not designed,
         // `notes` what the inputs held that was skipped or mapped.
-        let mut value = with_migration(json(&d));
         value["errors"] = serde_json::json!(render_json(&errors, &sources));
         value["notes"] = serde_json::json!(render_json(&notes, &sources));
-        return (pretty(&value), String::new(), code);
+        value
+    });
+    if let Some(document) = document {
+        return (document, String::new(), code);
     }
     let diagnostics: Vec<Diagnostic> = errors.into_iter().chain(notes).collect();
     (stdout, render_human(&diagnostics, &sources, color), code)

@@ -15,6 +15,7 @@ use cqlmodel_stats::Thresholds;
 use serde_json::{Value, json};
 
 use crate::input::{add_source, read_source};
+use crate::output::Model;
 use crate::review_cmd::{Output, ReviewFormat};
 use crate::schema_load::load_schema;
 
@@ -76,6 +77,17 @@ struct ReadInputs {
 }
 
 pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
+    run_once(args, format, color, &mut Model::unwanted())
+}
+
+/// [`run`], also filling `model` with the JSON document (and the files read)
+/// for the HTML page: the inputs (stdin, a live cluster) are read once.
+pub fn run_once(
+    args: &DiagnoseArgs,
+    format: ReviewFormat,
+    color: bool,
+    model: &mut Model,
+) -> Output {
     let mut sources = SourceMap::new();
     let data_age = match args
         .data_age
@@ -127,19 +139,20 @@ pub fn run(args: &DiagnoseArgs, format: ReviewFormat, color: bool) -> Output {
     };
     let findings = diagnose(&input);
     let code = exit_code(&input_problems, &read.problems, &findings, args.fail_on);
+    let document = model.document(format == ReviewFormat::Json, || {
+        json!({
+            "read": read_summary(&read),
+            "findings": findings_json(&findings, &sources),
+            "problems": render_json(&input_problems, &sources),
+        })
+    });
+    model.keep_sources(&sources);
     let (stdout, stderr) = match format {
         ReviewFormat::Text => (
             render_text(&read, &findings, &sources, color),
             render_human(&input_problems, &sources, color),
         ),
-        ReviewFormat::Json => (
-            pretty(&json!({
-                "read": read_summary(&read),
-                "findings": findings_json(&findings, &sources),
-                "problems": render_json(&input_problems, &sources),
-            })),
-            String::new(),
-        ),
+        ReviewFormat::Json => (document.unwrap_or_default(), String::new()),
         ReviewFormat::Sarif => {
             let mut all = input_problems.clone();
             all.extend(findings.iter().cloned());

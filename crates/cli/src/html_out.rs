@@ -1,11 +1,13 @@
-//! `--html FILE`: the command's JSON model rendered as one self-contained HTML
-//! page (crates/html), written atomically next to the command's usual output.
+//! `--html FILE` and `--format html`: the command's JSON model rendered as one
+//! self-contained HTML page (crates/html), written atomically to FILE, or to
+//! stdout in place of the command's usual output.
 //!
 //! The page is rendered from exactly the JSON the command prints with `--format
-//! json` (one model, two renderers). The command runs once for that model and,
-//! when stdout is text, once more for its text; inputs are files, so both runs
-//! see the same data. The page is not written when the run is an input error
-//! (exit 2), and never over one of the command's input files.
+//! json` (one model, two renderers). The command runs once: it renders its
+//! result for stdout and hands the same result's JSON document to the page
+//! through [`Model`] (the run is an `FnOnce`: it cannot run twice). The page is
+//! not written when the run is an input error (exit 2), and never over one of
+//! the command's input files.
 
 use std::fs;
 use std::io::Write as _;
@@ -15,48 +17,61 @@ use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_json};
 use cqlmodel_html::{Page, Sources, render};
 use serde_json::Value;
 
+use crate::output::Model;
 use crate::review_cmd::Output;
 
-/// A command's run: `json` selects `--format json`.
-pub type Run<'a> = dyn Fn(bool) -> Output + 'a;
+/// Where the page goes.
+#[derive(Debug, Clone, Copy)]
+pub struct PageTarget<'a> {
+    pub page: Page,
+    /// `--html FILE`.
+    pub file: Option<&'a Path>,
+    /// `--format html`: the page is the stdout.
+    pub stdout: bool,
+}
 
-/// Runs the command, writing the HTML page to `html` when given. `json`: the
-/// user's stdout format. `inputs`: the files the command reads (the page is
-/// never written over one).
+/// Runs the command once, writing its HTML page where `target` says. `json`:
+/// the user's stdout format is JSON (for the format of an error). `inputs`:
+/// the files the command reads (the page is never written over one). `run`
+/// renders its stdout and fills the model when the model is wanted.
 pub fn run_with_html(
-    html: Option<&Path>,
-    page: Page,
+    target: PageTarget,
     inputs: &[&Path],
     json: bool,
-    run: &Run,
+    run: impl FnOnce(&mut Model) -> Output,
 ) -> Output {
-    let Some(html) = html else {
-        return run(json);
-    };
-    if let Err(message) = check_target(html, inputs) {
+    if target.file.is_none() && !target.stdout {
+        return run(&mut Model::unwanted());
+    }
+    if let Some(file) = target.file
+        && let Err(message) = check_target(file, inputs)
+    {
         return error(&message, json);
     }
-    let model_run = run(true);
-    if model_run.code == 2 {
-        return if json { model_run } else { run(false) };
-    }
-    let model: Value = match serde_json::from_str(&model_run.stdout) {
-        Ok(v) => v,
-        Err(e) => {
-            return error(
-                &format!(
-                    "--html {}: the command's JSON could not be read back: {e}",
-                    html.display()
-                ),
-                json,
-            );
+    let mut model = Model::wanted();
+    let mut output = run(&mut model);
+    let sources = model.sources();
+    let value = match model.take() {
+        Some(value) if output.code != 2 => value,
+        // An input error: nothing to show. With `--format html` the errors
+        // are on stderr and stdout stays empty, never half a report.
+        _ => {
+            if target.stdout {
+                output.stdout.clear();
+            }
+            return output;
         }
     };
-    let page_html = render(page, &model, &sources_of(&model));
-    if let Err(message) = write_atomically(html, page_html.as_bytes()) {
+    let page_html = render(target.page, &value, &sources_of(&value, sources));
+    if let Some(file) = target.file
+        && let Err(message) = write_atomically(file, page_html.as_bytes())
+    {
         return error(&message, json);
     }
-    if json { model_run } else { run(false) }
+    if target.stdout {
+        output.stdout = page_html;
+    }
+    output
 }
 
 /// The HTML file must not be one of the inputs, nor a directory.
@@ -122,9 +137,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     })
 }
 
-/// The files the findings point into, read for their source excerpts (a file
-/// that cannot be read shows no excerpt).
-fn sources_of(model: &Value) -> Sources {
+/// The files the findings point into, for their source excerpts: the text the
+/// run read (`given`), else the file read now (a file that cannot be read
+/// shows no excerpt).
+fn sources_of(model: &Value, mut given: Sources) -> Sources {
     let findings = match model {
         Value::Array(items) => items.as_slice(),
         other => other
@@ -132,19 +148,18 @@ fn sources_of(model: &Value) -> Sources {
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice),
     };
-    let mut sources = Sources::new();
     for f in findings {
         let Some(file) = f.get("file").and_then(Value::as_str) else {
             continue;
         };
-        if sources.contains_key(file) {
+        if given.contains_key(file) {
             continue;
         }
         if let Ok(text) = fs::read_to_string(file) {
-            sources.insert(file.to_string(), text);
+            given.insert(file.to_string(), text);
         }
     }
-    sources
+    given
 }
 
 /// An output error as the commands report them: text on stderr, or

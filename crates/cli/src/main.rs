@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
-use cqlmodel_cli::html_out::run_with_html;
+use cqlmodel_cli::html_out::{PageTarget, run_with_html};
 use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
@@ -24,8 +24,9 @@ use cqlmodel_html::Page;
     about = "A workbench for Apache Cassandra and ScyllaDB data modeling"
 )]
 struct Cli {
-    /// Output format: text and json for every command; sarif for `review` only;
-    /// `token --hex` writes text only.
+    /// Output format: text and json for every command; sarif for `review` and
+    /// `diagnose`; html (one self-contained page on stdout) for design, review,
+    /// size, ring, diagnose and migrate; `token --hex` writes text only.
     #[arg(short = 'f', long, global = true, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Color in text output: auto (a terminal), always, never.
@@ -35,7 +36,8 @@ struct Cli {
     #[arg(short = 'q', long, global = true)]
     quiet: bool,
     /// Also write the result as one self-contained HTML page (design, review,
-    /// size, ring, diagnose, migrate); stdout is unchanged.
+    /// size, ring, diagnose, migrate); stdout is unchanged. The command runs once
+    /// for both.
     #[arg(long, global = true, value_name = "FILE")]
     html: Option<PathBuf>,
     #[command(subcommand)]
@@ -48,6 +50,9 @@ enum Format {
     Json,
     /// SARIF 2.1.0 (review and diagnose), for GitHub code scanning.
     Sarif,
+    /// One self-contained HTML page on stdout (design, review, size, ring,
+    /// diagnose, migrate); errors and input notes as text on stderr.
+    Html,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -191,7 +196,11 @@ fn main() -> ExitCode {
             "--html is for design, review, size, ring, diagnose and migrate",
         ));
     }
-    let page = html_page.unwrap_or(Page::Review);
+    let target = PageTarget {
+        page: html_page.unwrap_or(Page::Review),
+        file: html,
+        stdout: cli.format == Format::Html,
+    };
     let json = cli.format == Format::Json;
     let code = match cli.command {
         Command::Explain {
@@ -241,8 +250,8 @@ fn main() -> ExitCode {
                     .flatten()
                     .map(PathBuf::as_path),
             );
-            let run = |j: bool| review_cmd::run(&args(j));
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            let run = |model: &mut _| review_cmd::run_once(&args(json), model);
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Rules { name } => match cli.format {
             Format::Json => emit_output(cqlmodel_cli::rules_json::rules_json(name.as_deref())),
@@ -262,7 +271,9 @@ fn main() -> ExitCode {
         }
         Command::Migrate(args) => {
             let epoch = cqlmodel_cli::migrate_cmd::epoch_seconds();
-            let run = |j: bool| cqlmodel_cli::migrate_cmd::run(&args, j, color, epoch);
+            let run = |model: &mut _| {
+                cqlmodel_cli::migrate_cmd::run_once(&args, json, color, epoch, model)
+            };
             let mut inputs: Vec<&Path> = args.schemas.iter().map(PathBuf::as_path).collect();
             inputs.extend(
                 [&args.queries, &args.stats]
@@ -270,25 +281,19 @@ fn main() -> ExitCode {
                     .flatten()
                     .map(PathBuf::as_path),
             );
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Diagnose(args) => {
             let format = review_format(cli.format);
-            let run = |j: bool| {
-                let format = if j {
-                    review_cmd::ReviewFormat::Json
-                } else {
-                    format
-                };
-                cqlmodel_cli::diagnose_cmd::run(&args, format, color)
-            };
+            let run =
+                |model: &mut _| cqlmodel_cli::diagnose_cmd::run_once(&args, format, color, model);
             let inputs: Vec<&Path> = args
                 .inputs
                 .iter()
                 .chain(&args.schema)
                 .map(PathBuf::as_path)
                 .collect();
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Design {
             model,
@@ -304,10 +309,10 @@ fn main() -> ExitCode {
                 stats: stats.as_deref(),
                 existing: existing.as_deref(),
             };
-            let run = |j: bool| {
+            let run = |model: &mut _| {
                 let options = cqlmodel_design::WriteOptions { force };
                 let (stdout, stderr, code) =
-                    cqlmodel_cli::design_cmd::run_with(&files, &out, options, j, color);
+                    cqlmodel_cli::design_cmd::run_once(&files, &out, options, json, color, model);
                 review_cmd::Output {
                     stdout,
                     stderr,
@@ -321,16 +326,22 @@ fn main() -> ExitCode {
                     .flatten()
                     .map(PathBuf::as_path),
             );
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Size {
             schema,
             stats,
             table,
         } => {
-            let run = |j: bool| {
-                let (stdout, stderr, code) =
-                    cqlmodel_cli::size::run(&schema, &stats, table.as_deref(), j, color);
+            let run = |model: &mut _| {
+                let (stdout, stderr, code) = cqlmodel_cli::size::run_once(
+                    &schema,
+                    &stats,
+                    table.as_deref(),
+                    json,
+                    color,
+                    model,
+                );
                 review_cmd::Output {
                     stdout,
                     stderr,
@@ -339,14 +350,14 @@ fn main() -> ExitCode {
             };
             let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
             inputs.push(&stats);
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Ring(args) => {
-            let run = |j: bool| {
-                let (out, err, code) = cqlmodel_cli::ring_cmd::run(args.clone(), j);
+            let run = |model: &mut _| {
+                let (out, err, code) = cqlmodel_cli::ring_cmd::run_once(args.clone(), json, model);
                 // Ring text has no color: datacenter and node names from the
                 // topology file are escaped with the rest.
-                let stdout = if j {
+                let stdout = if json {
                     out
                 } else {
                     escape_controls(&out).into_owned()
@@ -363,7 +374,7 @@ fn main() -> ExitCode {
                 .chain(args.schema.iter().chain(&args.schema_flag))
                 .map(PathBuf::as_path)
                 .collect();
-            emit_output(run_with_html(html, page, &inputs, json, &run))
+            emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(path), _) => run_hex_stream(&path),
@@ -392,6 +403,9 @@ fn review_format(format: Format) -> review_cmd::ReviewFormat {
         Format::Text => review_cmd::ReviewFormat::Text,
         Format::Json => review_cmd::ReviewFormat::Json,
         Format::Sarif => review_cmd::ReviewFormat::Sarif,
+        // The page is rendered from the JSON model; stdout's text is dropped
+        // and stderr keeps the text diagnostics.
+        Format::Html => review_cmd::ReviewFormat::Text,
     }
 }
 
@@ -434,7 +448,7 @@ fn run_explain(
             };
             emit(&text, "", code)
         }
-        Format::Text => {
+        Format::Text | Format::Html => {
             let mut err = String::new();
             if !report.input_errors.is_empty() {
                 err = render_human(&report.input_errors, &report.sources, color) + "\n";
@@ -491,7 +505,7 @@ fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
     match typed_token(types, values) {
         Ok(t) => match format {
             Format::Json | Format::Sarif => emit(&json_text(&t), "", 0),
-            Format::Text => emit(&format!("{}\n", t.token), "", 0),
+            Format::Text | Format::Html => emit(&format!("{}\n", t.token), "", 0),
         },
         Err(e) => input_error(&e.to_string(), format),
     }
@@ -499,6 +513,11 @@ fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {
 
 /// Which formats each command writes; `None` when `format` is one of them.
 fn unsupported_format(command: &Command, format: Format) -> Option<String> {
+    if format == Format::Html && html_page(command).is_none() {
+        return Some(
+            "--format html is for design, review, size, ring, diagnose and migrate".into(),
+        );
+    }
     let name = match command {
         Command::Review { .. } | Command::Diagnose(_) => return None,
         Command::Token { hex: Some(_), .. } if format != Format::Text => {
@@ -558,7 +577,7 @@ fn input_error(message: &str, format: Format) -> u8 {
             let value = serde_json::json!({ "errors": render_json(&[d], &sources) });
             emit(&json_text(&value), "", 2)
         }
-        Format::Text => emit("", &format!("error: {message}\n"), 2),
+        Format::Text | Format::Html => emit("", &format!("error: {message}\n"), 2),
     }
 }
 

@@ -12,6 +12,7 @@ use cqlmodel_schema::Origin;
 use serde_json::{Value, json};
 
 use crate::input::read_source;
+use crate::output::Model;
 use crate::review_cmd::Output;
 use crate::schema_load::{LoadedSchema, load_schema, load_stats_file, parse_diagnostics};
 
@@ -154,6 +155,17 @@ fn parse_renames(
 
 /// Runs `cqlmodel migrate`. `epoch_seconds` dates cqlmigrate file names.
 pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) -> Output {
+    run_once(args, json_out, color, epoch_seconds, &mut Model::unwanted())
+}
+
+/// [`run`], also filling `model` with the JSON document for the HTML page.
+pub fn run_once(
+    args: &MigrateArgs,
+    json_out: bool,
+    color: bool,
+    epoch_seconds: u64,
+    model: &mut Model,
+) -> Output {
     let mut sources = SourceMap::new();
     let live = !args.cluster.cluster.is_empty();
     let (old_path, new_path) = match (args.schemas.as_slice(), live) {
@@ -262,7 +274,7 @@ pub fn run(args: &MigrateArgs, json_out: bool, color: bool, epoch_seconds: u64) 
     } else {
         0
     };
-    let stdout = render(&p, &dry, &files, written.as_deref(), json_out);
+    let stdout = render(&p, &dry, &files, written.as_deref(), json_out, model);
     Output {
         stdout,
         stderr: String::new(),
@@ -278,8 +290,9 @@ fn render(
     files: &[cqlmodel_migrate::OutputFile],
     written: Option<&Path>,
     json_out: bool,
+    model: &mut Model,
 ) -> String {
-    if json_out {
+    let document = model.document(json_out, || {
         let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
         if let Some(changes) = v.get_mut("changes").and_then(Value::as_array_mut) {
             for c in changes {
@@ -303,8 +316,9 @@ fn render(
                 ),
             );
         }
-        format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
-    } else {
+        v
+    });
+    document.unwrap_or_else(|| {
         let mut s = cqlmodel_migrate::summary::summary(p, dry);
         if let Some(out) = &written {
             s.push_str(&format!(
@@ -314,7 +328,7 @@ fn render(
             ));
         }
         s
-    }
+    })
 }
 
 /// Why the output directory was not written.

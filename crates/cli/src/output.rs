@@ -63,3 +63,108 @@ pub fn stdout_failed(e: &io::Error) -> u8 {
         2
     }
 }
+
+/// The JSON model a command's run hands to the HTML page (`--html`, `--format
+/// html`): the command computes its result once and renders it for stdout and,
+/// when the page is wanted, into this model, the very document `--format json`
+/// prints. Only a run that got as far as a result fills it: an input error
+/// (exit 2) leaves it empty, and then there is no page.
+#[derive(Debug, Default)]
+pub struct Model {
+    wanted: bool,
+    value: Option<serde_json::Value>,
+    /// The text of the files the run read, by name, for the page's source
+    /// excerpts: the page shows what the run read (stdin included).
+    sources: std::collections::BTreeMap<String, String>,
+}
+
+impl Model {
+    /// A slot that asks for the model.
+    pub fn wanted() -> Self {
+        Model {
+            wanted: true,
+            ..Model::default()
+        }
+    }
+
+    /// A slot that does not (no page): filling it costs nothing.
+    pub fn unwanted() -> Self {
+        Model::default()
+    }
+
+    /// Whether the page wants the model.
+    pub fn is_wanted(&self) -> bool {
+        self.wanted
+    }
+
+    /// Builds the JSON document when stdout is JSON (`json`) or the page wants
+    /// it; keeps it for the page, and returns it pretty-printed for stdout when
+    /// `json`. The document is built once for both.
+    pub fn document(
+        &mut self,
+        json: bool,
+        build: impl FnOnce() -> serde_json::Value,
+    ) -> Option<String> {
+        if !json && !self.wanted {
+            return None;
+        }
+        let value = build();
+        let text = json.then(|| serde_json::to_string_pretty(&value).unwrap_or_default() + "\n");
+        if self.wanted {
+            self.value = Some(value);
+        }
+        text
+    }
+
+    /// Keeps the text of the files the run read, when the page is wanted.
+    pub fn keep_sources(&mut self, sources: &cqlmodel_diagnostics::SourceMap) {
+        if self.wanted {
+            for file in sources.iter() {
+                self.sources.insert(file.name.clone(), file.text.clone());
+            }
+        }
+    }
+
+    /// The files kept by [`Model::keep_sources`].
+    pub fn sources(&mut self) -> std::collections::BTreeMap<String, String> {
+        std::mem::take(&mut self.sources)
+    }
+
+    /// The model, when the run produced one.
+    pub fn take(self) -> Option<serde_json::Value> {
+        self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Model;
+
+    #[test]
+    fn the_document_is_built_only_when_stdout_or_the_page_needs_it() {
+        let mut built = 0;
+        let mut unwanted = Model::unwanted();
+        assert_eq!(
+            unwanted.document(false, || {
+                built += 1;
+                serde_json::json!({})
+            }),
+            None
+        );
+        assert_eq!(built, 0);
+        assert_eq!(unwanted.take(), None);
+
+        let mut page = Model::wanted();
+        let stdout = page.document(true, || {
+            built += 1;
+            serde_json::json!({"a": 1})
+        });
+        assert_eq!(built, 1, "one build serves stdout and the page");
+        assert_eq!(stdout.as_deref(), Some("{\n  \"a\": 1\n}\n"));
+        assert_eq!(page.take(), Some(serde_json::json!({"a": 1})));
+
+        let mut page_only = Model::wanted();
+        assert_eq!(page_only.document(false, || serde_json::json!([])), None);
+        assert_eq!(page_only.take(), Some(serde_json::json!([])));
+    }
+}

@@ -11,6 +11,7 @@ use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, revie
 use serde_json::Value;
 
 use crate::input::read_source;
+use crate::output::Model;
 use crate::schema_load::{load_schema, load_stats_file, query_file_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +40,12 @@ pub struct Output {
 }
 
 pub fn run(args: &ReviewArgs) -> Output {
+    run_once(args, &mut Model::unwanted())
+}
+
+/// [`run`], also filling `model` with the JSON document (and the files read)
+/// for the HTML page.
+pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     let mut sources = SourceMap::new();
     let mut input_problems: Vec<Diagnostic> = Vec::new();
     let known: Vec<&str> = RULES.iter().map(|r| r.name).collect();
@@ -131,6 +138,17 @@ pub fn run(args: &ReviewArgs) -> Output {
         .as_ref()
         .and_then(|_| summarize(&queries, &config.thresholds));
     let few = config.thresholds.scatter_gather_partitions;
+    let document = model.document(args.format == ReviewFormat::Json, || {
+        // The workload's shape (docs/verdict.md) rides in the one
+        // document as `workload`: null without a query list.
+        let workload = summary.as_ref().map(|s| {
+            let mut sv = serde_json::to_value(s).unwrap_or(Value::Null);
+            sv["lines"] = serde_json::json!(s.lines(few));
+            sv
+        });
+        review_document(&input_problems, &findings, &sources, code, workload)
+    });
+    model.keep_sources(&sources);
     let (stdout, stderr) = match args.format {
         ReviewFormat::Text => {
             let mut text = String::new();
@@ -149,17 +167,7 @@ pub fn run(args: &ReviewArgs) -> Output {
             ));
             (text, render_human(&input_problems, &sources, args.color))
         }
-        ReviewFormat::Json => {
-            // The workload's shape (docs/verdict.md) rides in the one
-            // document as `workload`: null without a query list.
-            let workload = summary.as_ref().map(|s| {
-                let mut sv = serde_json::to_value(s).unwrap_or(Value::Null);
-                sv["lines"] = serde_json::json!(s.lines(few));
-                sv
-            });
-            let document = review_document(&input_problems, &findings, &sources, code, workload);
-            (pretty(&document), String::new())
-        }
+        ReviewFormat::Json => (document.unwrap_or_default(), String::new()),
         ReviewFormat::Sarif => {
             let mut all = input_problems.clone();
             all.extend(findings.iter().cloned());

@@ -19,6 +19,7 @@ use cqlmodel_schema::Schema;
 use cqlmodel_stats::{KeySampler, Stats, TableStats, estimate_table};
 
 use crate::input::read_source;
+use crate::output::Model;
 use crate::schema_load::{load_schema, load_stats_file};
 
 /// The arguments of `cqlmodel ring`.
@@ -114,7 +115,12 @@ pub struct TableLoad {
 }
 
 /// Runs `cqlmodel ring`: (stdout, stderr, exit code). Exit 2 for bad input.
-pub fn run(mut args: RingArgs, json: bool) -> (String, String, u8) {
+pub fn run(args: RingArgs, json: bool) -> (String, String, u8) {
+    run_once(args, json, &mut Model::unwanted())
+}
+
+/// [`run`], also filling `model` with the JSON document for the HTML page.
+pub fn run_once(mut args: RingArgs, json: bool, model: &mut Model) -> (String, String, u8) {
     let mut sources = SourceMap::new();
     let flagged = std::mem::take(&mut args.schema_flag);
     args.schema.extend(flagged);
@@ -138,13 +144,10 @@ pub fn run(mut args: RingArgs, json: bool) -> (String, String, u8) {
         Ok(load) => load,
         Err(diags) => return input_errors(diags, &sources, json),
     };
-    let out = if json {
-        let text =
-            serde_json::to_string_pretty(&report_json(&ring, &topology, &owned, load.as_ref()));
-        text.unwrap_or_default() + "\n"
-    } else {
-        report_text(&ring, &topology, &owned, load.as_ref())
-    };
+    let document = model.document(json, || {
+        report_json(&ring, &topology, &owned, load.as_ref())
+    });
+    let out = document.unwrap_or_else(|| report_text(&ring, &topology, &owned, load.as_ref()));
     (out, String::new(), 0)
 }
 

@@ -16,6 +16,7 @@ use cqlmodel_stats::{
 };
 use serde_json::{Value, json};
 
+use crate::output::Model;
 use crate::schema_load::{load_schema, load_stats_file};
 
 /// Runs `size` and returns (stdout, stderr, exit code).
@@ -26,18 +27,26 @@ pub fn run(
     json: bool,
     color: bool,
 ) -> (String, String, u8) {
+    run_once(schema, stats, table, json, color, &mut Model::unwanted())
+}
+
+/// [`run`], also filling `model` with the JSON document for the HTML page.
+pub fn run_once(
+    schema: &[PathBuf],
+    stats: &Path,
+    table: Option<&str>,
+    json: bool,
+    color: bool,
+    model: &mut Model,
+) -> (String, String, u8) {
     let mut sources = SourceMap::new();
     match estimate(schema, stats, table, &mut sources) {
         Ok(estimates) => {
             let code = u8::from(estimates.iter().any(|e| !e.exceeds.is_empty()));
-            let out = if json {
-                let rows: Vec<Value> = estimates.iter().map(estimate_json).collect();
-                let mut text = serde_json::to_string_pretty(&rows).unwrap_or_default();
-                text.push('\n');
-                text
-            } else {
-                render_text(&estimates, color)
-            };
+            let document = model.document(json, || {
+                Value::Array(estimates.iter().map(estimate_json).collect())
+            });
+            let out = document.unwrap_or_else(|| render_text(&estimates, color));
             (out, String::new(), code)
         }
         Err(diags) => {
