@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnose::{
-    DiagnoseInput, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
+    DiagnoseInput, measured, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
     diagnose, parse_input,
 };
 use cqlmodel_diagnostics::{
@@ -141,9 +141,12 @@ pub fn run_once(
     let code = exit_code(&input_problems, &read.problems, &findings, args.fail_on);
     let document = model.document(format == ReviewFormat::Json, || {
         json!({
+            "version": JSON_VERSION,
             "read": read_summary(&read),
             "findings": findings_json(&findings, &sources),
             "problems": render_json(&input_problems, &sources),
+            "limits": measured::limits_json(&input.thresholds),
+            "measured": measured::measured_json(&read.stats, &read.histograms),
         })
     });
     model.keep_sources(&sources);
@@ -166,6 +169,10 @@ pub fn run_once(
         code,
     }
 }
+
+/// The version of the `--format json` document; raise it when a field changes
+/// meaning or goes away (adding a field keeps it).
+const JSON_VERSION: u32 = 1;
 
 /// 2 when an input is unreadable or not a nodetool output, or the schema is
 /// rejected; 1 for a partial input or a finding at or above `--fail-on`.
@@ -308,6 +315,7 @@ fn read_summary(read: &ReadInputs) -> Value {
             "node": s.node,
             "format": s.format.name(),
             "tables": s.tables.len(),
+            "space_used_live_bytes": space_used(s),
         })).collect::<Vec<_>>(),
         "histograms": read.histograms.iter().map(|h| json!({
             "node": h.node,
@@ -321,6 +329,13 @@ fn read_summary(read: &ReadInputs) -> Value {
             "load_bytes": n.load_bytes,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// A node's live data on disk: the sum over its tables' `Space used (live)`,
+/// null when no table gave it.
+fn space_used(s: &NodeStats) -> Option<u64> {
+    let known: Vec<u64> = s.tables.iter().filter_map(|t| t.space_used_live).collect();
+    (!known.is_empty()).then(|| known.iter().sum())
 }
 
 /// What was read, then the findings grouped by table, then a count.

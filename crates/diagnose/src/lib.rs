@@ -24,6 +24,7 @@ pub mod error;
 mod fields;
 mod histograms;
 mod locate;
+pub mod measured;
 pub mod model;
 mod node_header;
 mod number;
