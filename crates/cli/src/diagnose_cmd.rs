@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnose::{
-    DiagnoseInput, measured, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
-    diagnose, parse_input,
+    DiagnoseInput, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
+    diagnose, measured, parse_input,
 };
 use cqlmodel_diagnostics::{
     Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,

@@ -127,7 +127,10 @@ fn format_html_writes_the_page_to_stdout() {
         args.extend(["--format".to_string(), "html".to_string()]);
         let out = run_piped(&args, &stdin);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(stdout.starts_with("<!DOCTYPE html>"), "{name}: {stdout:.200}");
+        assert!(
+            stdout.starts_with("<!DOCTYPE html>"),
+            "{name}: {stdout:.200}"
+        );
         assert!(stdout.trim_end().ends_with("</html>"), "{name}");
         let file = std::fs::read_to_string(&page).expect("--html FILE still works");
         assert_eq!(stdout, file, "{name}: one page, to both");

@@ -46,14 +46,21 @@ pub fn measured_json(stats: &[NodeStats], histograms: &[TableHistogram]) -> Valu
     let mut rows: std::collections::BTreeMap<(String, String), Map<String, Value>> =
         std::collections::BTreeMap::new();
     for node in stats {
-        for t in node.tables.iter().filter(|t| !is_system_keyspace(&t.keyspace)) {
+        for t in node
+            .tables
+            .iter()
+            .filter(|t| !is_system_keyspace(&t.keyspace))
+        {
             let key = (format!("{}.{}", t.keyspace, t.table), node.node.clone());
             rows.entry(key)
                 .or_default()
                 .insert("tablestats".into(), tablestats_json(t));
         }
     }
-    for h in histograms.iter().filter(|h| !is_system_keyspace(&h.keyspace)) {
+    for h in histograms
+        .iter()
+        .filter(|h| !is_system_keyspace(&h.keyspace))
+    {
         rows.entry((h.qualified_name(), h.node.clone()))
             .or_default()
             .insert("histogram".into(), histogram_json(h));
@@ -122,7 +129,8 @@ fn histogram_json(h: &TableHistogram) -> Value {
 
 /// A number JSON can hold (no NaN or infinity), else null.
 fn finite(v: Option<f64>) -> Value {
-    v.filter(|x| x.is_finite()).map_or(Value::Null, |x| json!(x))
+    v.filter(|x| x.is_finite())
+        .map_or(Value::Null, |x| json!(x))
 }
 
 #[cfg(test)]

@@ -19,10 +19,10 @@ use cqlmodel_stats::Thresholds;
 use crate::model::{NodeStats, NodeStatus, TableHistogram};
 
 pub use fix::{Change, Measured, propose};
-pub use sketch::validate;
 pub use reads::{
     READ_MEAN_MS_WARN, READ_P99_US_WARN, SSTABLES_WARN, TOMBSTONE_FAIL, TOMBSTONE_WARN,
 };
+pub use sketch::validate;
 pub use view::{TableView, is_system_keyspace, table_views};
 
 /// What `diagnose` reads.

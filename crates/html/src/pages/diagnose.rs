@@ -1,5 +1,6 @@
 //! `diagnose`: what was read (nodes, histograms, status), the findings grouped
 //! by table with their measured figures and the recommended change, and the
+//! measured figures against the limits as charts (`diagnose_chart`), and the
 //! problems met reading the files.
 
 use serde_json::Value;
@@ -24,6 +25,7 @@ pub fn document(model: &Value, sources: &Sources) -> Document {
         all,
         sources,
     ));
+    sections.extend(super::diagnose_chart::section(model));
     let problems = list(model, "problems");
     if !problems.is_empty() {
         let mut m = Markup::new();
@@ -31,7 +33,13 @@ pub fn document(model: &Value, sources: &Sources) -> Document {
         sections.push(Section::new("problems", "Problems reading the input", m));
     }
     let mut other = Markup::new();
-    generic::other_fields(&mut other, model, &["read", "findings", "problems"]);
+    generic::other_fields(
+        &mut other,
+        model,
+        &[
+            "version", "read", "findings", "problems", "limits", "measured",
+        ],
+    );
     if !other.is_empty() {
         sections.push(Section::new("other", "Other fields", other));
     }

@@ -4,6 +4,7 @@ pub mod design;
 pub mod design_verdict;
 pub mod design_writes;
 pub mod diagnose;
+pub mod diagnose_chart;
 pub mod findings;
 pub mod migrate;
 pub mod review;
