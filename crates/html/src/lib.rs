@@ -16,6 +16,7 @@
 
 pub mod chart;
 pub mod escape;
+pub mod excerpt;
 pub mod generic;
 pub mod json;
 pub mod layout;

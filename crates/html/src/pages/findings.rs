@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::Sources;
 use crate::escape::anchor;
+use crate::excerpt::caret_excerpt;
 use crate::generic;
 use crate::json::{list, number, text, text_or_empty, texts};
 use crate::layout::{Item, OPEN_ITEMS_UP_TO, Section, close_item, open_item};
@@ -13,8 +14,21 @@ use crate::markup::Markup;
 
 /// The fields a finding block shows; any other shows under "Other fields".
 const KNOWN: &[&str] = &[
-    "rule", "code", "severity", "file", "line", "column", "table", "query", "message", "notes",
-    "help", "fix",
+    "rule",
+    "code",
+    "severity",
+    "file",
+    "line",
+    "column",
+    "end_line",
+    "end_column",
+    "label",
+    "table",
+    "query",
+    "message",
+    "notes",
+    "help",
+    "fix",
 ];
 
 /// Findings in groups of one table each, in order of first appearance.
@@ -121,9 +135,16 @@ fn place(m: &mut Markup, f: &Value, sources: &Sources) {
     if !parts.is_empty() {
         m.el("p", &[("class", "where")], &parts.join(" · "));
     }
-    let excerpt = file
+    let source = file.and_then(|file| sources.get(file));
+    // The terminal's excerpt with its caret; the bare line when the finding
+    // has a line but no column.
+    if let Some(excerpt) = source.and_then(|s| caret_excerpt(f, s)) {
+        m.pre("excerpt", &excerpt);
+        return;
+    }
+    let excerpt = source
         .zip(line)
-        .and_then(|(file, line)| sources.get(file)?.lines().nth(line.checked_sub(1)?));
+        .and_then(|(source, line)| source.lines().nth(line.checked_sub(1)?));
     if let (Some(excerpt), Some(line)) = (excerpt, line) {
         m.pre("excerpt", &format!("{line:>4} | {excerpt}"));
     }

@@ -8,6 +8,7 @@ pub mod diagnose_chart;
 pub mod findings;
 pub mod migrate;
 pub mod review;
+pub mod review_workload;
 pub mod ring;
 pub mod size;
 pub mod units;
