@@ -174,6 +174,17 @@ fn chart(m: &mut Markup, table: &str, nodes: &[&Value], limits: &Value, metric: 
     if bars.is_empty() {
         return;
     }
+    // A log scale has no zero: all-zero figures are said, not drawn at the
+    // axis's first decade.
+    if bars.iter().all(|b| b.value <= 0.0) {
+        let stats = metric.stats.join(", ");
+        m.el(
+            "p",
+            &[("class", "where")],
+            &format!("{}: 0 ({stats}) on every node", metric.title),
+        );
+        return;
+    }
     let caption = format!("{} (log scale), {table}", metric.title);
     m.open("figure", &[])
         .raw(&bar_chart(
@@ -250,6 +261,18 @@ mod tests {
         assert!(body.contains("class=\"over\""), "130 MB is over 100 MB");
         assert!(body.contains("2 nodes"));
         assert!(body.contains("<i class=\"s2\"></i>n2"), "a legend per node");
+    }
+
+    #[test]
+    fn all_zero_figures_are_said_not_drawn() {
+        let model = json!({
+            "limits": {"tombstones_per_read_warn": 1000.0},
+            "measured": [{"table": "a.b", "node": "n1", "histogram": null,
+                          "tablestats": {"tombstones_per_read": {"mean": 0.0, "max": 0.0}}}]
+        });
+        let body = section(&model).expect("a section").body;
+        assert!(!body.contains("<svg"), "{body}");
+        assert!(body.contains("Tombstones per read: 0 (mean, max) on every node"));
     }
 
     #[test]
