@@ -162,3 +162,27 @@ fn format_html_is_refused_where_there_is_no_page() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format html is for design"));
 }
+
+#[test]
+fn html_file_and_sarif_stdout_come_from_one_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for name in ["review", "diagnose"] {
+        let (mut args, stdin) = args_of(name, &dir.path().join(format!("{name}-out")));
+        args.extend(["--format".to_string(), "sarif".to_string()]);
+        let plain = run_piped(&args, &stdin);
+        assert!(
+            String::from_utf8_lossy(&plain.stdout).contains("\"runs\""),
+            "{name}: SARIF"
+        );
+        let page = dir.path().join(format!("{name}.html"));
+        args.extend(["--html".to_string(), page.to_string_lossy().into_owned()]);
+        let once = run_piped(&args, &stdin);
+        assert_eq!(
+            String::from_utf8_lossy(&plain.stdout),
+            String::from_utf8_lossy(&once.stdout),
+            "{name}"
+        );
+        let html = std::fs::read_to_string(&page).expect("the page is written");
+        assert!(html.contains("Findings by table"), "{name}");
+    }
+}
