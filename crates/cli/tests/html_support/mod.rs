@@ -85,6 +85,15 @@ pub const EXAMPLES: &[Example] = &[
         ],
     },
     Example {
+        // Several nodes: a bar and a legend entry per node in each chart.
+        name: "diagnose-nodes",
+        args: &[
+            "diagnose",
+            "crates/diagnose/tests/data/three_nodes.txt",
+            "tests/data/nodetool/cassandra-5.0-written/tablehistograms.txt",
+        ],
+    },
+    Example {
         name: "migrate",
         args: &[
             "migrate",

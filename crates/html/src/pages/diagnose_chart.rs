@@ -136,9 +136,18 @@ fn chart(m: &mut Markup, table: &str, nodes: &[&Value], limits: &Value, metric: 
             .and_then(|s| s.get(metric.key))
             .filter(|v| v.is_object())
     }
-    if nodes.iter().all(|n| of(n, metric).is_none()) {
+    // The nodes that measured this metric: the colours and the legend are
+    // theirs. Three colours tell three nodes apart; with more, every bar is
+    // labelled with its node instead.
+    let nodes: Vec<&Value> = nodes
+        .iter()
+        .copied()
+        .filter(|n| of(n, metric).is_some())
+        .collect();
+    if nodes.is_empty() {
         return;
     }
+    let named_bars = nodes.len() > 3;
     let limit_lines: Vec<Limit> = metric
         .limits
         .iter()
@@ -158,14 +167,21 @@ fn chart(m: &mut Markup, table: &str, nodes: &[&Value], limits: &Value, metric: 
             let Some(value) = of(node, metric).and_then(|v| number(v, stat)) else {
                 continue;
             };
+            let label = if named_bars {
+                format!("{stat} {}", text_or_empty(node, "node"))
+            } else if first {
+                (*stat).to_string()
+            } else {
+                String::new()
+            };
             bars.push(Bar {
-                label: if first {
-                    (*stat).to_string()
-                } else {
-                    String::new()
-                },
+                label,
                 value,
-                series: u8::try_from(i % 3 + 1).unwrap_or(1),
+                series: if named_bars {
+                    1
+                } else {
+                    u8::try_from(i % 3 + 1).unwrap_or(1)
+                },
                 over: lowest_limit.is_some_and(|l| value > l),
             });
             first = false;
@@ -201,7 +217,7 @@ fn chart(m: &mut Markup, table: &str, nodes: &[&Value], limits: &Value, metric: 
         "dashed lines: the limits"
     };
     m.text(&format!("{}, log scale; {what}", metric.title));
-    if nodes.len() > 1 {
+    if nodes.len() > 1 && !named_bars {
         m.raw("<span class=\"legend\"> · ");
         for (i, node) in nodes.iter().enumerate() {
             m.raw(&format!("<span><i class=\"s{}\"></i>", i % 3 + 1))
@@ -260,7 +276,41 @@ mod tests {
         );
         assert!(body.contains("class=\"over\""), "130 MB is over 100 MB");
         assert!(body.contains("2 nodes"));
-        assert!(body.contains("<i class=\"s2\"></i>n2"), "a legend per node");
+        assert!(
+            !body.contains("class=\"legend\""),
+            "each chart has one node's figures: no legend"
+        );
+    }
+
+    #[test]
+    fn the_legend_names_only_the_nodes_in_the_chart_and_four_nodes_label_their_bars() {
+        let node = |name: &str, bytes: f64| {
+            json!({"table": "a.b", "node": name, "histogram": null,
+                   "tablestats": {"partition_bytes": {"mean": bytes, "max": bytes}}})
+        };
+        let histogram_only = json!({"table": "a.b", "node": "h", "tablestats": null,
+            "histogram": {"cell_count": {"p50": 3.0}}});
+        let three =
+            json!({"limits": {}, "measured": [node("n1", 1e3), node("n2", 2e3), histogram_only]});
+        let body = section(&three).expect("a section").body;
+        let size_chart = &body[..body.find("Cells per partition").expect("the cells chart")];
+        assert!(
+            size_chart.contains("<i class=\"s2\"></i>n2"),
+            "{size_chart}"
+        );
+        assert!(
+            !size_chart.contains("</i>h<"),
+            "h measured no size: {size_chart}"
+        );
+
+        let four = json!({"limits": {}, "measured": [
+            node("n1", 1e3), node("n2", 2e3), node("n3", 3e3), node("n4", 4e3)]});
+        let body = section(&four).expect("a section").body;
+        assert!(body.contains(">max n4</text>"), "{body}");
+        assert!(
+            !body.contains("class=\"legend\""),
+            "the bars say their node"
+        );
     }
 
     #[test]
