@@ -33,6 +33,24 @@ pub fn document(model: &Value, sources: &Sources) -> Document {
             sources,
         ));
     }
+    // A top-level field this page does not lay out yet still shows.
+    let mut other = Markup::new();
+    crate::generic::other_fields(
+        &mut other,
+        model,
+        &[
+            "version",
+            "exit_code",
+            "summary",
+            "workload",
+            "input",
+            "findings",
+            "errors",
+        ],
+    );
+    if !other.is_empty() {
+        sections.push(Section::new("other", "Other fields", other));
+    }
     if let Some(errors) = model.get("errors") {
         let mut m = Markup::new();
         crate::generic::value(&mut m, errors);
@@ -46,5 +64,23 @@ pub fn document(model: &Value, sources: &Sources) -> Document {
             findings::severity_counts(&refs)
         ),
         sections,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::document;
+    use crate::Sources;
+
+    #[test]
+    fn a_new_top_level_field_shows_and_the_known_ones_are_laid_out() {
+        let model = json!({"version": 1, "exit_code": 0, "summary": {"errors": 0},
+            "workload": null, "input": [], "findings": [], "baseline": "b-17"});
+        let d = document(&model, &Sources::new());
+        let other = d.sections.iter().find(|s| s.id == "other").expect("other");
+        assert!(other.body.contains("baseline") && other.body.contains("b-17"));
+        assert!(!other.body.contains("exit_code"));
     }
 }
