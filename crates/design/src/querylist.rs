@@ -174,17 +174,34 @@ pub struct QueryList {
 }
 
 fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
-    // `?`, `:name` and `%(name)s` read as `$n`.
-    let statement = match crate::sql_normalize::number_placeholders(&chunk.text) {
-        Some(text) => parse_one(
-            &Chunk {
-                text,
-                ..chunk.clone()
-            },
-            Source::Queries,
-        )?,
-        None => parse_one(chunk, Source::Queries)?,
+    // `?`, `:name` and `%(name)s` read as `$n`; an error found in the
+    // rewritten text is moved back to where the user wrote it.
+    let Some(numbered) = crate::sql_normalize::number_placeholders(&chunk.text) else {
+        return translate_parsed(model, chunk, at);
     };
+    let rewritten = Chunk {
+        text: numbered.text,
+        ..chunk.clone()
+    };
+    translate_parsed(model, &rewritten, at).map_err(|mut e| {
+        let within = within_statement(at, (e.line, e.column));
+        (e.line, e.column) = crate::split::in_file(at, numbered.map.original(within));
+        e
+    })
+}
+
+/// The inverse of [`crate::split::in_file`]: a file position as a 1-based
+/// position within the statement that starts at `start`.
+fn within_statement(start: (usize, usize), (line, column): (usize, usize)) -> (usize, usize) {
+    if line <= start.0 {
+        (1, (column + 1).saturating_sub(start.1).max(1))
+    } else {
+        (line - start.0 + 1, column)
+    }
+}
+
+fn translate_parsed(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
+    let statement = parse_one(chunk, Source::Queries)?;
     match &statement {
         Statement::Query(q) => Ok(Body::Select(analyze_select(model, q, at)?)),
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
