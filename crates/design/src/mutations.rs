@@ -91,12 +91,7 @@ pub(crate) fn mutation(
     statement: &Statement,
     at: (usize, usize),
 ) -> Result<MutationSpec, DesignError> {
-    let mut scope = Scope {
-        model,
-        tables: Vec::new(),
-        at,
-        source: Source::Queries,
-    };
+    let mut scope = Scope::new(model, at, Source::Queries);
     let mut m = match statement {
         Statement::Insert(ins) => insert(model, &mut scope, ins)?,
         Statement::Update(up) => {

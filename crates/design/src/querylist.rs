@@ -9,10 +9,11 @@ use cqlmodel_review::query::{CONSISTENCY_LEVELS, parse_rate};
 use sqlparser::ast::Statement;
 
 use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::input_notes::InputNote;
 use crate::mutations::mutation;
 pub use crate::mutations::{Condition, Conflict, MutationKind, MutationSpec, RangeBound};
 use crate::relational::{Model, parse_one, statement_kind};
-use crate::select::{SelectSpec, analyze_select};
+use crate::select::{Rewrite, SelectSpec, analyze_select};
 use crate::split::{Chunk, split_statements};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -108,14 +109,22 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
         }
         // A statement the designer cannot translate costs only itself: its
         // error is reported and the rest of the list is designed.
-        let body = match translate(model, chunk, at) {
-            Ok(body) => body,
+        let (body, rewrites) = match translate(model, chunk, at) {
+            Ok(translated) => translated,
             Err(e) => {
                 list.errors.push(e);
                 continue;
             }
         };
         let mut q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        for r in rewrites {
+            list.notes.push(InputNote::new(
+                Source::Queries,
+                "rewrite",
+                r.at,
+                format!("{}: {}", q.name, r.message),
+            ));
+        }
         // A statement of a transaction runs as often as the transaction.
         if let Some(t) = open.as_ref().filter(|_| q.rate.is_none()) {
             q.rate = t.rate;
@@ -171,10 +180,15 @@ pub struct QueryList {
     pub errors: Vec<DesignError>,
     /// `BEGIN … COMMIT` groups of `specs`.
     pub transactions: Vec<Transaction>,
+    /// What was rewritten before a statement was designed (a `WITH` inlined,
+    /// a subquery read as a join): info diagnostics.
+    pub notes: Vec<InputNote>,
 }
 
-fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
-    // `?`, `:name` and `%(name)s` read as `$n`; an error found in the
+type Translated = (Body, Vec<Rewrite>);
+
+fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Translated, DesignError> {
+    // `?`, `:name` and `%(name)s` read as `$n`; a place found in the
     // rewritten text is moved back to where the user wrote it.
     let Some(numbered) = crate::sql_normalize::number_placeholders(&chunk.text) else {
         return translate_parsed(model, chunk, at);
@@ -183,11 +197,21 @@ fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, D
         text: numbered.text,
         ..chunk.clone()
     };
-    translate_parsed(model, &rewritten, at).map_err(|mut e| {
-        let within = within_statement(at, (e.line, e.column));
-        (e.line, e.column) = crate::split::in_file(at, numbered.map.original(within));
-        e
-    })
+    let original = |p: (usize, usize)| {
+        crate::split::in_file(at, numbered.map.original(within_statement(at, p)))
+    };
+    match translate_parsed(model, &rewritten, at) {
+        Ok((body, mut rewrites)) => {
+            for r in &mut rewrites {
+                r.at = original(r.at);
+            }
+            Ok((body, rewrites))
+        }
+        Err(mut e) => {
+            (e.line, e.column) = original((e.line, e.column));
+            Err(e)
+        }
+    }
 }
 
 /// The inverse of [`crate::split::in_file`]: a file position as a 1-based
@@ -200,12 +224,19 @@ fn within_statement(start: (usize, usize), (line, column): (usize, usize)) -> (u
     }
 }
 
-fn translate_parsed(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
+fn translate_parsed(
+    model: &Model,
+    chunk: &Chunk,
+    at: (usize, usize),
+) -> Result<Translated, DesignError> {
     let statement = parse_one(chunk, Source::Queries)?;
     match &statement {
-        Statement::Query(q) => Ok(Body::Select(analyze_select(model, q, at)?)),
+        Statement::Query(q) => {
+            let (spec, rewrites) = analyze_select(model, q, at)?;
+            Ok((Body::Select(spec), rewrites))
+        }
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            Ok(Body::Mutation(mutation(model, &statement, at)?))
+            Ok((Body::Mutation(mutation(model, &statement, at)?), Vec::new()))
         }
         other => Err(DesignError::new(
             DesignErrorKind::Unsupported,
