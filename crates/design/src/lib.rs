@@ -33,6 +33,7 @@ pub mod pgtypes;
 pub mod placements;
 pub mod plan;
 pub mod querylist;
+pub mod read_first;
 pub mod reads;
 pub mod records;
 pub mod relational;

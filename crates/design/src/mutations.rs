@@ -83,6 +83,9 @@ pub struct MutationSpec {
     pub on_conflict: Option<Conflict>,
     /// Range predicates of a mutation that names many rows.
     pub ranges: Vec<RangeBound>,
+    /// `UPDATE … FROM other` / `DELETE … USING other`: the read of `other`
+    /// the application makes first, whose values and keys the write uses.
+    pub read_first: Option<crate::read_first::ReadFirst>,
 }
 
 /// Reads one mutation statement against the model.
@@ -95,6 +98,9 @@ pub(crate) fn mutation(
     let mut m = match statement {
         Statement::Insert(ins) => insert(model, &mut scope, ins)?,
         Statement::Update(up) => {
+            if up.table.joins.is_empty() && up.from.is_some() {
+                return crate::read_first::update_from(&mut scope, up);
+            }
             if !up.table.joins.is_empty() || up.from.is_some() {
                 return Err(unsupported(
                     &scope,
@@ -129,6 +135,9 @@ pub(crate) fn mutation(
             let [one] = tables.as_slice() else {
                 return Err(unsupported(&scope, "DELETE from several tables"));
             };
+            if one.joins.is_empty() && del.using.is_some() {
+                return crate::read_first::delete_using(&mut scope, del, &one.relation);
+            }
             if !one.joins.is_empty() || del.using.is_some() {
                 return Err(unsupported(
                     &scope,
@@ -197,12 +206,16 @@ fn insert(
     })
 }
 
-fn unsupported(scope: &Scope, m: &str) -> DesignError {
+pub(crate) fn unsupported(scope: &Scope, m: &str) -> DesignError {
     scope.err(DesignErrorKind::Unsupported, scope.at, m)
 }
 
 /// `n = n + $1`, `n = n - 1`, `n = 1 + n`: the new value depends on the old.
-fn relative_to_itself(scope: &Scope, column: &str, value: &Expr) -> Result<bool, DesignError> {
+pub(crate) fn relative_to_itself(
+    scope: &Scope,
+    column: &str,
+    value: &Expr,
+) -> Result<bool, DesignError> {
     let Expr::BinaryOp { left, op, right } = strip(value) else {
         return Ok(false);
     };
@@ -218,7 +231,7 @@ fn relative_to_itself(scope: &Scope, column: &str, value: &Expr) -> Result<bool,
 
 /// `coalesce($1, col)` (any number of arguments, the column last): the
 /// column keeps its value when the parameter is null.
-fn keeps_itself_when_null(column: &str, value: &Expr) -> bool {
+pub(crate) fn keeps_itself_when_null(column: &str, value: &Expr) -> bool {
     let text = strip(value).to_string();
     let lower = text.to_ascii_lowercase();
     let Some(args) = lower
@@ -255,8 +268,19 @@ fn read_where(
     m: &mut MutationSpec,
 ) -> Result<(), DesignError> {
     let Some(w) = selection else { return Ok(()) };
-    let mut predicates = Vec::new();
-    for p in conjuncts(w) {
+    read_predicates(scope, &conjuncts(w), &[], m)
+}
+
+/// The WHERE's conjuncts, and columns `bound` to a value read first (an
+/// `UPDATE … FROM`'s join columns), as [`read_where`] reads them.
+pub(crate) fn read_predicates(
+    scope: &Scope,
+    parts: &[&Expr],
+    bound: &[String],
+    m: &mut MutationSpec,
+) -> Result<(), DesignError> {
+    let mut predicates: Vec<Predicate> = bound.iter().cloned().map(Predicate::Equal).collect();
+    for p in parts.iter().copied() {
         match predicate(scope, p)? {
             Some(x) => predicates.push(x),
             None => {
@@ -436,7 +460,11 @@ pub(crate) fn interval_seconds(text: &str) -> Option<u64> {
     any.then_some(total)
 }
 
-fn check_column(scope: &Scope, entity: &str, column: &str) -> Result<String, DesignError> {
+pub(crate) fn check_column(
+    scope: &Scope,
+    entity: &str,
+    column: &str,
+) -> Result<String, DesignError> {
     let known = scope
         .model
         .entity(entity)

@@ -135,6 +135,24 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
                 format!("two queries are named `{}`", q.name),
             ));
         }
+        if let Some(read) = read_first_query(&mut q) {
+            list.notes.push(InputNote::new(
+                Source::Queries,
+                "rewrite",
+                at,
+                format!(
+                    "{}: the other table is read first as `{}` ({}), designed as a read of its own; then the {} by the key it gives",
+                    q.name,
+                    read.name,
+                    read.sql,
+                    q.body_verb()
+                ),
+            ));
+            if let Some(t) = open.as_mut() {
+                t.members.push(read.name.clone());
+            }
+            list.specs.push(read);
+        }
         if let Some(t) = open.as_mut() {
             t.members.push(q.name.clone());
         }
@@ -143,6 +161,37 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
     // A transaction left open at the end of the list still groups its statements.
     list.transactions.extend(open);
     Ok(list)
+}
+
+/// `UPDATE … FROM` / `DELETE … USING`: the read of the other table the
+/// application makes first, as a query of the list (`<name>_read`).
+fn read_first_query(q: &mut QuerySpec) -> Option<QuerySpec> {
+    let Body::Mutation(m) = &mut q.body else {
+        return None;
+    };
+    let read = m.read_first.as_mut()?;
+    read.name = format!("{}_read", q.name);
+    Some(QuerySpec {
+        name: read.name.clone(),
+        sql: read.sql.clone(),
+        line: q.line,
+        column: q.column,
+        rate: q.rate,
+        consistency: q.consistency.clone(),
+        page: None,
+        path: q.path.clone(),
+        table: None,
+        body: Body::Select(read.select.clone()),
+    })
+}
+
+impl QuerySpec {
+    fn body_verb(&self) -> &'static str {
+        match &self.body {
+            Body::Mutation(m) => m.kind.verb(),
+            Body::Select(_) => "read",
+        }
+    }
 }
 
 enum Boundary {

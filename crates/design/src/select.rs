@@ -9,19 +9,18 @@ use sqlparser::ast::{
 };
 
 use crate::error::{DesignError, DesignErrorKind, Source};
-pub use crate::select_inline::Rewrite;
 use crate::relational::{Model, unquote};
-pub use crate::select_spec::{ANY_VALUES, SelectSpec};
-pub(crate) use crate::select_items::conjuncts;
-use crate::select_items::{predicates, projection_expr};
+pub use crate::select_inline::Rewrite;
 use crate::select_inline::{
     anti_join, check_inlinable, describe, merge_filters, outputs, semi_join_note,
 };
+pub(crate) use crate::select_items::conjuncts;
+use crate::select_items::{predicates, projection_expr};
 use crate::select_spec::push_unique;
+pub use crate::select_spec::{ANY_VALUES, SelectSpec};
 pub use crate::sql_scope::ColRef;
 pub(crate) use crate::sql_scope::Scope;
 use crate::sql_scope::{Derived, check_connected, check_joins, check_pair};
-
 
 /// Reads a SELECT of the query list. Non-recursive `WITH` queries and
 /// subqueries in FROM are inlined; `IN (SELECT …)` and `EXISTS (…)` are read
@@ -89,17 +88,29 @@ impl<'q, 'm> Analysis<'q, 'm> {
         Ok((result?, scope))
     }
 
-    fn select(&mut self, query: &'q Query, scope: &mut Scope<'m>) -> Result<SelectSpec, DesignError> {
+    fn select(
+        &mut self,
+        query: &'q Query,
+        scope: &mut Scope<'m>,
+    ) -> Result<SelectSpec, DesignError> {
         let select: &'q Select = match query.body.as_ref() {
             SetExpr::Select(s) => s,
             SetExpr::SetOperation { op, .. } => {
-                return Err(unsupported(scope, scope.pos(query.body.as_ref()), &format!("{op}")));
+                return Err(unsupported(
+                    scope,
+                    scope.pos(query.body.as_ref()),
+                    &format!("{op}"),
+                ));
             }
             other => return Err(unsupported(scope, scope.pos(other), "this query body")),
         };
         let mut spec = SelectSpec::default();
         let [from]: &[TableWithJoins; 1] = select.from.as_slice().try_into().map_err(|_| {
-            unsupported(scope, self.at, "a SELECT without exactly one FROM item (use JOIN … ON)")
+            unsupported(
+                scope,
+                self.at,
+                "a SELECT without exactly one FROM item (use JOIN … ON)",
+            )
         })?;
         let root_outputs = self.from_item(scope, &mut spec, &from.relation)?;
         let mut join_conditions = Vec::new();
@@ -122,7 +133,13 @@ impl<'q, 'm> Analysis<'q, 'm> {
             self.from_item(scope, &mut spec, &join.relation)?;
             match constraint {
                 JoinConstraint::On(e) => join_conditions.push(e),
-                _ => return Err(unsupported(scope, scope.pos(&join.relation), "a join without ON")),
+                _ => {
+                    return Err(unsupported(
+                        scope,
+                        scope.pos(&join.relation),
+                        "a join without ON",
+                    ));
+                }
             }
         }
         let mut on_joins = Vec::new();
@@ -174,7 +191,9 @@ impl<'q, 'm> Analysis<'q, 'm> {
         match factor {
             TableFactor::Table { name, alias, .. } if name.0.len() == 1 => {
                 let cte_name = unquote(&name.to_string());
-                let alias = alias.as_ref().map_or_else(|| cte_name.clone(), |a| unquote(&a.name.to_string()));
+                let alias = alias
+                    .as_ref()
+                    .map_or_else(|| cte_name.clone(), |a| unquote(&a.name.to_string()));
                 if let Some((_, outs)) = self.inlined.iter().find(|(n, _)| *n == cte_name) {
                     // The rows are the ones the first reference read.
                     let outputs = outs.clone();
@@ -182,10 +201,19 @@ impl<'q, 'm> Analysis<'q, 'm> {
                         scope.pos(name),
                         format!("WITH `{cte_name}` read again as `{alias}`: the same rows as its first reference, not a second read"),
                     ));
-                    scope.derived.push(Derived { alias, outputs: outputs.clone() });
+                    scope.derived.push(Derived {
+                        alias,
+                        outputs: outputs.clone(),
+                    });
                     return Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()));
                 }
-                let Some(cte) = self.ctes.iter().rev().find(|(n, _)| *n == cte_name).map(|(_, c)| *c) else {
+                let Some(cte) = self
+                    .ctes
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| *n == cte_name)
+                    .map(|(_, c)| *c)
+                else {
                     spec.entities.push(scope.add_table(factor)?);
                     return Ok(None);
                 };
@@ -196,7 +224,10 @@ impl<'q, 'm> Analysis<'q, 'm> {
                     o.0 = unquote(&renamed.name.to_string());
                 }
                 self.inlined.push((cte_name, outputs.clone()));
-                scope.derived.push(Derived { alias, outputs: outputs.clone() });
+                scope.derived.push(Derived {
+                    alias,
+                    outputs: outputs.clone(),
+                });
                 Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()))
             }
             TableFactor::Derived {
@@ -205,10 +236,15 @@ impl<'q, 'm> Analysis<'q, 'm> {
                 alias,
                 ..
             } => {
-                let alias = alias.as_ref().map_or_else(|| "subquery".to_string(), |a| unquote(&a.name.to_string()));
+                let alias = alias
+                    .as_ref()
+                    .map_or_else(|| "subquery".to_string(), |a| unquote(&a.name.to_string()));
                 let what = format!("the subquery `{alias}` in FROM");
                 let outputs = self.inline(scope, spec, subquery, &what, scope.pos(factor))?;
-                scope.derived.push(Derived { alias, outputs: outputs.clone() });
+                scope.derived.push(Derived {
+                    alias,
+                    outputs: outputs.clone(),
+                });
                 Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()))
             }
             _ => {
@@ -235,7 +271,10 @@ impl<'q, 'm> Analysis<'q, 'm> {
             _ => Vec::new(),
         };
         for e in &sub.entities {
-            if scope.tables.iter().any(|(_, t)| t == e) || scope.inlined.contains(e) || spec.entities.contains(e) {
+            if scope.tables.iter().any(|(_, t)| t == e)
+                || scope.inlined.contains(e)
+                || spec.entities.contains(e)
+            {
                 return Err(scope.err(
                     DesignErrorKind::Unsupported,
                     at,
@@ -244,7 +283,10 @@ impl<'q, 'm> Analysis<'q, 'm> {
             }
         }
         scope.inlined.extend(sub.entities.iter().cloned());
-        self.rewrites.push(Rewrite::new(at, format!("{what} inlined into the statement: {}", describe(&sub))));
+        self.rewrites.push(Rewrite::new(
+            at,
+            format!("{what} inlined into the statement: {}", describe(&sub)),
+        ));
         merge_filters(spec, sub);
         Ok(outs)
     }
@@ -270,12 +312,19 @@ impl<'q, 'm> Analysis<'q, 'm> {
                         push_unique(&mut spec.projection, c);
                     }
                 }
-                SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
+                SelectItem::QualifiedWildcard(
+                    SelectItemQualifiedWildcardKind::ObjectName(name),
+                    _,
+                ) => {
                     let alias = unquote(&name.to_string());
                     let columns = if let Some(d) = scope.derived.iter().find(|d| d.alias == alias) {
                         d.outputs.iter().map(|(_, c)| c.clone()).collect()
                     } else {
-                        let entity = scope.tables.iter().find(|(a, _)| *a == alias).map(|(_, e)| e.clone());
+                        let entity = scope
+                            .tables
+                            .iter()
+                            .find(|(a, _)| *a == alias)
+                            .map(|(_, e)| e.clone());
                         if entity.as_ref().and_then(|e| self.model.entity(e)).is_none() {
                             return Err(scope.err(
                                 DesignErrorKind::UnknownTable,
@@ -290,7 +339,11 @@ impl<'q, 'm> Analysis<'q, 'm> {
                     }
                 }
                 other => {
-                    return Err(unsupported(scope, scope.pos(other), &format!("the select item `{other}`")));
+                    return Err(unsupported(
+                        scope,
+                        scope.pos(other),
+                        &format!("the select item `{other}`"),
+                    ));
                 }
             }
         }
@@ -299,7 +352,12 @@ impl<'q, 'm> Analysis<'q, 'm> {
 
     /// `x IN (SELECT y …)` and `EXISTS (SELECT … WHERE inner.fk = outer.pk)`:
     /// the join they mean (a semi-join), its filters the statement's.
-    fn subquery(&mut self, scope: &Scope<'m>, p: &'q Expr, spec: &mut SelectSpec) -> Result<(), DesignError> {
+    fn subquery(
+        &mut self,
+        scope: &Scope<'m>,
+        p: &'q Expr,
+        spec: &mut SelectSpec,
+    ) -> Result<(), DesignError> {
         let at = scope.pos(p);
         let (query, outer_col, negated) = match p {
             Expr::In {
@@ -315,8 +373,18 @@ impl<'q, 'm> Analysis<'q, 'm> {
             return Err(anti_join(scope, at, p, spec.entities.first()));
         }
         let (sub, sub_scope) = self.query(query, Some(scope))?;
-        let what = if outer_col.is_some() { "IN (SELECT …)" } else { "EXISTS (SELECT …)" };
-        check_inlinable(scope, &sub, what, at, "read it as its own query and pass its result as a parameter")?;
+        let what = if outer_col.is_some() {
+            "IN (SELECT …)"
+        } else {
+            "EXISTS (SELECT …)"
+        };
+        check_inlinable(
+            scope,
+            &sub,
+            what,
+            at,
+            "read it as its own query and pass its result as a parameter",
+        )?;
         for e in &sub.entities {
             if spec.entities.contains(e) {
                 return Err(scope.err(
@@ -329,19 +397,34 @@ impl<'q, 'm> Analysis<'q, 'm> {
         let mut links = Vec::new();
         if let Some(e) = outer_col {
             let Some(outer) = scope.column(e)? else {
-                return Err(unsupported(scope, at, &format!("`{p}` (IN (SELECT …) on an expression, not a column)")));
+                return Err(unsupported(
+                    scope,
+                    at,
+                    &format!("`{p}` (IN (SELECT …) on an expression, not a column)"),
+                ));
             };
             let outs = match query.body.as_ref() {
                 SetExpr::Select(s) => outputs(&sub_scope, s)?,
                 _ => Vec::new(),
             };
             let [(_, inner)] = outs.as_slice() else {
-                return Err(unsupported(scope, at, "IN (SELECT …) whose subquery does not select exactly one column"));
+                return Err(unsupported(
+                    scope,
+                    at,
+                    "IN (SELECT …) whose subquery does not select exactly one column",
+                ));
             };
             links.push((outer, inner.clone()));
         }
         // The correlation: equalities between the subquery's columns and the statement's.
-        links.extend(sub.joins.iter().filter(|(a, b)| spec.entities.contains(&a.entity) != spec.entities.contains(&b.entity)).cloned());
+        links.extend(
+            sub.joins
+                .iter()
+                .filter(|(a, b)| {
+                    spec.entities.contains(&a.entity) != spec.entities.contains(&b.entity)
+                })
+                .cloned(),
+        );
         if links.is_empty() {
             return Err(unsupported(
                 scope,
@@ -352,8 +435,14 @@ impl<'q, 'm> Analysis<'q, 'm> {
         for (a, b) in &links {
             check_pair(scope, a, b, at)?;
         }
-        self.rewrites.push(Rewrite::new(at, semi_join_note(self.model, what, &links, &sub)));
-        let outer_links: Vec<_> = links.into_iter().filter(|l| !sub.joins.contains(l)).collect();
+        self.rewrites.push(Rewrite::new(
+            at,
+            semi_join_note(self.model, what, &links, &sub),
+        ));
+        let outer_links: Vec<_> = links
+            .into_iter()
+            .filter(|l| !sub.joins.contains(l))
+            .collect();
         merge_filters(spec, sub);
         spec.joins.extend(outer_links);
         Ok(())
@@ -376,7 +465,12 @@ fn entity_columns(model: &Model, entity: Option<&String>) -> Vec<ColRef> {
 }
 
 /// GROUP BY, HAVING, ORDER BY and LIMIT.
-fn tail_clauses(scope: &Scope, query: &Query, select: &Select, spec: &mut SelectSpec) -> Result<(), DesignError> {
+fn tail_clauses(
+    scope: &Scope,
+    query: &Query,
+    select: &Select,
+    spec: &mut SelectSpec,
+) -> Result<(), DesignError> {
     let aliases: Vec<String> = select
         .projection
         .iter()

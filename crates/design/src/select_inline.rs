@@ -57,7 +57,10 @@ pub(crate) fn check_inlinable(
 /// The names a query's select list gives its columns (`o.id AS order_id`
 /// gives `order_id`; `*` every column of its tables and inlined queries).
 /// Expressions that are not columns give no name the statement can read.
-pub(crate) fn outputs(scope: &Scope, select: &Select) -> Result<Vec<(String, ColRef)>, DesignError> {
+pub(crate) fn outputs(
+    scope: &Scope,
+    select: &Select,
+) -> Result<Vec<(String, ColRef)>, DesignError> {
     let mut out = Vec::new();
     for item in &select.projection {
         match item {
@@ -201,8 +204,11 @@ pub(crate) fn semi_join_note(
         model.entity(&c.entity).is_some_and(|e| {
             e.keys().any(|k| {
                 !k.is_empty()
-                    && k.iter()
-                        .all(|kc| inner.iter().any(|i| i.entity == c.entity && i.column == *kc))
+                    && k.iter().all(|kc| {
+                        inner
+                            .iter()
+                            .any(|i| i.entity == c.entity && i.column == *kc)
+                    })
             })
         })
     });

@@ -12,7 +12,11 @@ use crate::sql_scope::{ColRef, Scope};
 
 const AGGREGATES: &[&str] = &["count", "sum", "avg", "min", "max"];
 
-pub(crate) fn projection_expr(scope: &Scope, e: &Expr, spec: &mut SelectSpec) -> Result<(), DesignError> {
+pub(crate) fn projection_expr(
+    scope: &Scope,
+    e: &Expr,
+    spec: &mut SelectSpec,
+) -> Result<(), DesignError> {
     if let Some(c) = scope.column(e)? {
         push_unique(&mut spec.projection, c);
         return Ok(());
@@ -130,7 +134,6 @@ pub(crate) fn keyset(
     Ok(true)
 }
 
-
 pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
     match e {
         Expr::BinaryOp {
@@ -146,7 +149,6 @@ pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
         other => vec![other],
     }
 }
-
 
 /// The WHERE's conjuncts: equalities, ranges and filters go into `spec`;
 /// subqueries (`IN (SELECT …)`, `EXISTS`) are handed back, for the caller
@@ -246,4 +248,3 @@ pub(crate) fn predicates<'e>(
     }
     Ok(())
 }
-

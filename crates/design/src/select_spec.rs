@@ -7,7 +7,7 @@ use crate::sql_scope::ColRef;
 pub const ANY_VALUES: usize = 10;
 
 /// What a SELECT asks for.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SelectSpec {
     /// The entities in FROM/JOIN order; the first is the one whose rows are returned.
     pub entities: Vec<String>,
@@ -38,10 +38,8 @@ pub struct SelectSpec {
     pub app_order: Vec<String>,
 }
 
-
 pub(crate) fn push_unique(v: &mut Vec<ColRef>, c: ColRef) {
     if !v.contains(&c) {
         v.push(c);
     }
 }
-

@@ -57,7 +57,11 @@ fn errors(d: &Design) -> Vec<String> {
 }
 
 fn table_of<'d>(d: &'d Design, query: &str) -> &'d cqlmodel_design::derive::TableDesign {
-    match d.tables.iter().find(|t| t.queries.iter().any(|q| q == query)) {
+    match d
+        .tables
+        .iter()
+        .find(|t| t.queries.iter().any(|q| q == query))
+    {
         Some(t) => t,
         None => panic!("no table serves {query}: {:?}", errors(d)),
     }
@@ -82,7 +86,10 @@ fn a_with_query_is_inlined_into_the_statement() {
         "{n:?}"
     );
     // Inlined, the statement asks what the plain one asks: one table serves both.
-    assert_eq!(table_of(&d, "open_by_account").name, table_of(&d, "plain").name);
+    assert_eq!(
+        table_of(&d, "open_by_account").name,
+        table_of(&d, "plain").name
+    );
 }
 
 #[test]
@@ -95,7 +102,11 @@ fn several_with_queries_and_a_second_reference_read_the_same_rows() {
     let n = notes(&d);
     assert!(n.iter().any(|x| x.contains("WITH `mine` inlined")), "{n:?}");
     assert!(n.iter().any(|x| x.contains("WITH `team` inlined")), "{n:?}");
-    assert!(n.iter().any(|x| x.contains("WITH `team` read again as `team`")), "{n:?}");
+    assert!(
+        n.iter()
+            .any(|x| x.contains("WITH `team` read again as `team`")),
+        "{n:?}"
+    );
     assert!(errors(&d).is_empty(), "{:?}", errors(&d));
     let spec = &d.specs[0];
     let cqlmodel_design::querylist::Body::Select(s) = &spec.body else {
@@ -122,12 +133,16 @@ fn in_and_exists_subqueries_are_designed_as_joins() {
     );
     // The inner filter is the key of the table serving the read.
     assert!(
-        key_columns(table_of(&d, "tickets_of_region")).iter().any(|k| k.contains("region")),
+        key_columns(table_of(&d, "tickets_of_region"))
+            .iter()
+            .any(|k| k.contains("region")),
         "{:?}",
         key_columns(table_of(&d, "tickets_of_region"))
     );
     assert!(
-        key_columns(table_of(&d, "commented_by")).iter().any(|k| k.contains("author_id")),
+        key_columns(table_of(&d, "commented_by"))
+            .iter()
+            .any(|k| k.contains("author_id")),
         "{:?}",
         key_columns(table_of(&d, "commented_by"))
     );
@@ -147,12 +162,70 @@ fn anti_joins_recursive_walks_and_aggregating_subqueries_are_refused_with_a_reas
         SELECT id FROM tickets WHERE account_id = $1;\n");
     let e = errors(&d);
     assert_eq!(e.len(), 4, "{e:?}");
-    assert!(e[0].starts_with("2:64 NOT EXISTS (SELECT …) is an anti-join"), "{e:?}");
+    assert!(
+        e[0].starts_with("2:64 NOT EXISTS (SELECT …) is an anti-join"),
+        "{e:?}"
+    );
     assert!(e[0].contains("a flag or a count of partners"), "{e:?}");
-    assert!(e[1].starts_with("4:49 NOT IN (SELECT …) is an anti-join"), "{e:?}");
-    assert!(e[2].starts_with("6:1 WITH RECURSIVE is a graph walk"), "{e:?}");
+    assert!(
+        e[1].starts_with("4:49 NOT IN (SELECT …) is an anti-join"),
+        "{e:?}"
+    );
+    assert!(
+        e[2].starts_with("6:1 WITH RECURSIVE is a graph walk"),
+        "{e:?}"
+    );
     assert!(e[2].contains("adjacency table"), "{e:?}");
     assert!(e[3].contains("IN (SELECT …) aggregates rows"), "{e:?}");
     // The rest is designed.
     table_of(&d, "ok");
+}
+
+#[test]
+fn update_from_and_delete_using_read_the_other_table_first() {
+    let d = run("-- @name reassign @rate 5/s\n\
+        UPDATE tickets SET assignee_id = a.id FROM agents a WHERE a.email = $1 AND tickets.id = $2;\n\
+        -- @name purge_closed_comments\n\
+        DELETE FROM comments USING tickets t WHERE comments.ticket_id = t.id AND t.id = $1 AND comments.id = $2;\n\
+        -- @name by_account\n\
+        SELECT id, subject FROM tickets WHERE account_id = $1;\n");
+    assert!(errors(&d).is_empty(), "{:?}", errors(&d));
+    let n = notes(&d);
+    assert!(
+        n.iter().any(|x| x == "2:1 reassign: the other table is read first as `reassign_read` (SELECT id FROM agents WHERE email = $1), designed as a read of its own; then the update by the key it gives"),
+        "{n:?}"
+    );
+    // The read is a query of the design, at the mutation's rate.
+    let read = d.queries.iter().find(|q| q.name == "reassign_read");
+    assert_eq!(read.map(|q| q.rate), Some(Some(5.0)));
+    assert!(
+        read.and_then(|q| q.cql.as_deref())
+            .is_some_and(|c| c.contains("email = ?")),
+        "{read:?}"
+    );
+    let path = d.write_paths.iter().find(|w| w.name == "reassign");
+    let Some(path) = path else {
+        panic!("no write path for reassign")
+    };
+    assert!(
+        path.notes
+            .iter()
+            .any(|n| n.starts_with("reads first: `reassign_read`")),
+        "{:?}",
+        path.notes
+    );
+    assert!(
+        path.statements.iter().all(|s| s.cql.contains("WHERE")),
+        "{:?}",
+        path.statements
+    );
+    let purge = d.specs.iter().find(|q| q.name == "purge_closed_comments");
+    let Some(cqlmodel_design::querylist::Body::Mutation(m)) = purge.map(|q| &q.body) else {
+        panic!("purge is a mutation")
+    };
+    assert_eq!(m.key, ["id"]);
+    assert_eq!(
+        m.read_first.as_ref().map(|r| r.binds.clone()),
+        Some(vec!["ticket_id".to_string()])
+    );
 }
