@@ -195,11 +195,19 @@ pub(crate) fn semi_join_note(
         .map(|(a, b)| format!("{}.{} = {}.{}", a.entity, a.column, b.entity, b.column))
         .collect::<Vec<_>>()
         .join(" AND ");
-    let inner: Vec<&ColRef> = links
+    // The inner columns fixed per outer row: the join's, and those the
+    // subquery binds to one value.
+    let mut inner: Vec<&ColRef> = links
         .iter()
         .flat_map(|(a, b)| [a, b])
         .filter(|c| sub.entities.contains(&c.entity))
         .collect();
+    inner.extend(
+        sub.equalities
+            .iter()
+            .filter(|(_, n)| *n == 1)
+            .map(|(c, _)| c),
+    );
     let unique = inner.first().is_some_and(|c| {
         model.entity(&c.entity).is_some_and(|e| {
             e.keys().any(|k| {

@@ -1,7 +1,7 @@
 //! Rewrites applied to a statement of the query list before it is parsed, so
 //! that select.rs and mutations.rs see one form: the placeholders of JDBC and
-//! ODBC (`?`), of named-parameter drivers (`:name`) and of psycopg
-//! (`%(name)s`) become PostgreSQL's numbered `$n` (one number per name).
+//! ODBC (`?`), of named-parameter drivers (`:name`) and of psycopg and
+//! Django (`%(name)s`, `%s`) become PostgreSQL's numbered `$n` (one number per name).
 //! Strings, quoted names and comments are left alone, and so is `::` (a cast).
 
 /// A statement whose placeholders were numbered, with the map from its
@@ -83,6 +83,16 @@ pub fn number_placeholders(sql: &str) -> Option<Numbered> {
             b':' if next.is_ascii_alphabetic() || next == b'_' => {
                 let len = name_len(bytes, i + 1);
                 Some((1 + len, sql.get(i + 1..i + 1 + len).map(str::to_string)))
+            }
+            // Django's and psycopg's positional `%s` (not `%s` starting a
+            // longer name, which would be `%` applied to a column).
+            b'%' if next == b's'
+                && !bytes
+                    .get(i + 2)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') =>
+            {
+                positional += 1;
+                Some((2, None))
             }
             b'%' if next == b'(' => {
                 let len = name_len(bytes, i + 2);
@@ -242,6 +252,16 @@ mod tests {
         assert_eq!(n.map.original((2, 13)), (2, 12));
         assert_eq!(n.map.original((2, 5)), (2, 5));
         assert_eq!(n.map.original((1, 10)), (1, 10));
+    }
+
+    #[test]
+    fn django_positional_placeholders_are_numbered_but_modulo_stays() {
+        assert_eq!(
+            number_placeholders("SELECT a % size FROM t WHERE b = %s AND c IN (%s, %s)")
+                .map(|n| n.text)
+                .as_deref(),
+            Some("SELECT a % size FROM t WHERE b = $1 AND c IN ($2, $3)")
+        );
     }
 
     #[test]
