@@ -85,7 +85,7 @@ pub struct MutationSpec {
     pub ranges: Vec<RangeBound>,
     /// `UPDATE … FROM other` / `DELETE … USING other`: the read of `other`
     /// the application makes first, whose values and keys the write uses.
-    pub read_first: Option<crate::read_first::ReadFirst>,
+    pub read_first: Option<Box<crate::read_first::ReadFirst>>,
 }
 
 /// Reads one mutation statement against the model.

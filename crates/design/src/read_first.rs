@@ -202,13 +202,13 @@ fn plan(
     } else {
         format!("SELECT {projection} FROM {other} WHERE {filter}")
     };
-    m.read_first = Some(ReadFirst {
+    m.read_first = Some(Box::new(ReadFirst {
         name: String::new(),
         sql,
         select,
         binds: links,
         values,
-    });
+    }));
     Ok(())
 }
 

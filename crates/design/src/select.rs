@@ -112,7 +112,7 @@ impl<'q, 'm> Analysis<'q, 'm> {
                 "a SELECT without exactly one FROM item (use JOIN … ON)",
             )
         })?;
-        let root_outputs = self.from_item(scope, &mut spec, &from.relation)?;
+        let root_outputs = self.read_from_item(scope, &mut spec, &from.relation)?;
         let mut join_conditions = Vec::new();
         for join in &from.joins {
             let constraint = match &join.join_operator {
@@ -130,7 +130,7 @@ impl<'q, 'm> Analysis<'q, 'm> {
                     ));
                 }
             };
-            self.from_item(scope, &mut spec, &join.relation)?;
+            self.read_from_item(scope, &mut spec, &join.relation)?;
             match constraint {
                 JoinConstraint::On(e) => join_conditions.push(e),
                 _ => {
@@ -182,7 +182,7 @@ impl<'q, 'm> Analysis<'q, 'm> {
 
     /// One FROM item: a table of the model, or a `WITH` query or subquery
     /// inlined (its outputs are returned).
-    fn from_item(
+    fn read_from_item(
         &mut self,
         scope: &mut Scope<'m>,
         spec: &mut SelectSpec,
