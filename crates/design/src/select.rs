@@ -84,8 +84,41 @@ impl<'q, 'm> Analysis<'q, 'm> {
             }
         }
         let result = self.select(query, &mut scope);
-        self.ctes.truncate(reach);
-        Ok((result?, scope))
+        let declared: Vec<&'q sqlparser::ast::Cte> =
+            self.ctes.drain(reach..).map(|(_, c)| c).collect();
+        let spec = result?;
+        self.unread_ctes(&scope, &declared)?;
+        Ok((spec, scope))
+    }
+
+    /// A `WITH` query the statement never reads: a SELECT is left out (noted);
+    /// a writable one (`WITH x AS (DELETE …)`) changes data and is refused.
+    fn unread_ctes(
+        &mut self,
+        scope: &Scope<'m>,
+        declared: &[&'q sqlparser::ast::Cte],
+    ) -> Result<(), DesignError> {
+        for cte in declared {
+            let name = unquote(&cte.alias.name.to_string());
+            if self.inlined.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            let at = scope.pos(&Expr::Identifier(cte.alias.name.clone()));
+            if !matches!(cte.query.body.as_ref(), SetExpr::Select(_)) {
+                return Err(unsupported(
+                    scope,
+                    at,
+                    &format!(
+                        "the WITH query `{name}`, which is not a SELECT (a writable WITH, or a set operation),"
+                    ),
+                ));
+            }
+            self.rewrites.push(Rewrite::new(
+                at,
+                format!("WITH `{name}` is never read by the statement: left out"),
+            ));
+        }
+        Ok(())
     }
 
     fn select(

@@ -229,3 +229,22 @@ fn update_from_and_delete_using_read_the_other_table_first() {
         Some(vec!["ticket_id".to_string()])
     );
 }
+
+#[test]
+fn a_with_query_never_read_is_noted_and_a_writable_one_refused() {
+    let d = run("-- @name q1\n\
+        WITH unused AS (SELECT id FROM agents) SELECT id FROM tickets WHERE account_id = $1;\n\
+        -- @name q2\n\
+        WITH gone AS (DELETE FROM comments WHERE id = $1 RETURNING id) SELECT id FROM tickets WHERE account_id = $2;\n");
+    let n = notes(&d);
+    assert_eq!(
+        n,
+        ["2:6 q1: WITH `unused` is never read by the statement: left out"]
+    );
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("4:6 the WITH query `gone`, which is not a SELECT"),
+        "{e:?}"
+    );
+}
