@@ -240,18 +240,19 @@ impl<'q, 'm> Analysis<'q, 'm> {
                     });
                     return Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()));
                 }
-                let Some(cte) = self
-                    .ctes
-                    .iter()
-                    .rev()
-                    .find(|(n, _)| *n == cte_name)
-                    .map(|(_, c)| *c)
+                let found = self.ctes.iter().rposition(|(n, _)| *n == cte_name);
+                let Some((index, cte)) = found.and_then(|i| self.ctes.get(i).map(|c| (i, c.1)))
                 else {
                     spec.entities.push(scope.add_table(factor)?);
                     return Ok(None);
                 };
                 let what = format!("WITH `{cte_name}`");
-                let mut outputs = self.inline(scope, spec, &cte.query, &what, scope.pos(name))?;
+                // A WITH query sees the ones declared before it only (without
+                // RECURSIVE, its own name is a table): never itself.
+                let later = self.ctes.split_off(index);
+                let inlined = self.inline(scope, spec, &cte.query, &what, scope.pos(name));
+                self.ctes.extend(later);
+                let mut outputs = inlined?;
                 // `WITH recent(id, total) AS (…)` renames the columns in order.
                 for (o, renamed) in outputs.iter_mut().zip(&cte.alias.columns) {
                     o.0 = unquote(&renamed.name.to_string());

@@ -248,3 +248,20 @@ fn a_with_query_never_read_is_noted_and_a_writable_one_refused() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_with_query_naming_itself_reads_the_table_of_that_name() {
+    // Without RECURSIVE, `tickets` inside the WITH query `tickets` is the table.
+    let d = run("-- @name q1\n\
+        WITH tickets AS (SELECT id, account_id FROM tickets WHERE status = 'open') SELECT id FROM tickets WHERE account_id = $1;\n\
+        -- @name q2\n\
+        WITH a AS (SELECT id FROM b), b AS (SELECT id FROM a) SELECT id FROM b;\n");
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("4:27 unknown table `b`"), "{e:?}");
+    assert!(
+        notes(&d)
+            .iter()
+            .any(|n| n.contains("q1: WITH `tickets` inlined"))
+    );
+}
