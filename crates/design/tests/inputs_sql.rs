@@ -265,3 +265,25 @@ fn a_with_query_naming_itself_reads_the_table_of_that_name() {
             .any(|n| n.contains("q1: WITH `tickets` inlined"))
     );
 }
+
+#[test]
+fn an_update_from_whose_read_has_no_filter_is_still_designed_or_refused_alone() {
+    // The read of `accounts` is bound by nothing but the join: which account
+    // is known only from the ticket. The designer says what it makes of it.
+    let d = run("-- @name copy_plan\n\
+        UPDATE tickets SET subject = a.name FROM accounts a WHERE tickets.account_id = a.id AND tickets.id = $1;\n\
+        -- @name ok\n\
+        SELECT id FROM tickets WHERE account_id = $1;\n");
+    let read = d.queries.iter().find(|q| q.name == "copy_plan_read");
+    let Some(read) = read else {
+        panic!("the read is planned: {:?}", errors(&d))
+    };
+    // Nothing binds the read: it is off the OLTP path, and says why.
+    assert!(
+        read.off_path
+            .as_ref()
+            .is_some_and(|o| o.reason.contains("no equality predicate")),
+        "{read:?}"
+    );
+    assert!(d.write_paths.iter().any(|w| w.name == "copy_plan"));
+}
