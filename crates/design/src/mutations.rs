@@ -283,6 +283,22 @@ pub(crate) fn read_predicates(
     for p in parts.iter().copied() {
         match predicate(scope, p)? {
             Some(x) => predicates.push(x),
+            None if matches!(
+                p,
+                Expr::Exists { .. }
+                    | Expr::Subquery(_)
+                    | Expr::In {
+                        target: sqlparser::ast::InTarget::Subquery(_),
+                        ..
+                    }
+            ) =>
+            {
+                return Err(scope.err(
+                    DesignErrorKind::Unsupported,
+                    scope.pos(p),
+                    "a subquery in a mutation's WHERE is outside the supported SQL subset: read the keys first (a query of its own, listed before) and write by key with `= ANY($n)` (or use UPDATE … FROM / DELETE … USING, which the designer reads that way)",
+                ));
+            }
             None => {
                 return Err(scope.err(
                     DesignErrorKind::Unsupported,

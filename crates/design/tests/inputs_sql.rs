@@ -287,3 +287,16 @@ fn an_update_from_whose_read_has_no_filter_is_still_designed_or_refused_alone() 
     );
     assert!(d.write_paths.iter().any(|w| w.name == "copy_plan"));
 }
+
+#[test]
+fn a_subquery_in_a_mutation_says_to_read_the_keys_first() {
+    let d = run("-- @name purge\n\
+        DELETE FROM comments WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = $1);\n");
+    let e = errors(&d);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("2:28 a subquery in a mutation's WHERE"),
+        "{e:?}"
+    );
+    assert!(e[0].contains("DELETE … USING"), "{e:?}");
+}
