@@ -85,7 +85,22 @@ pub struct MutationSpec {
     pub ranges: Vec<RangeBound>,
     /// `UPDATE … FROM other` / `DELETE … USING other`: the read of `other`
     /// the application makes first, whose values and keys the write uses.
-    pub read_first: Option<Box<crate::read_first::ReadFirst>>,
+    pub read_first: Option<Box<ReadFirst>>,
+}
+
+/// The read an `UPDATE … FROM` or `DELETE … USING` makes before its write.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReadFirst {
+    /// The name of the read in the query list (`<mutation>_read`), given
+    /// when the mutation is named.
+    pub name: String,
+    /// The SQL of the read, as the application would run it.
+    pub sql: String,
+    pub select: crate::select::SelectSpec,
+    /// The target's columns the read binds (through the join), and the
+    /// columns whose new value it gives.
+    pub binds: Vec<String>,
+    pub values: Vec<String>,
 }
 
 /// Reads one mutation statement against the model.
@@ -98,9 +113,6 @@ pub(crate) fn mutation(
     let mut m = match statement {
         Statement::Insert(ins) => insert(model, &mut scope, ins)?,
         Statement::Update(up) => {
-            if up.table.joins.is_empty() && up.from.is_some() {
-                return crate::read_first::update_from(&mut scope, up);
-            }
             if !up.table.joins.is_empty() || up.from.is_some() {
                 return Err(unsupported(
                     &scope,
@@ -135,9 +147,6 @@ pub(crate) fn mutation(
             let [one] = tables.as_slice() else {
                 return Err(unsupported(&scope, "DELETE from several tables"));
             };
-            if one.joins.is_empty() && del.using.is_some() {
-                return crate::read_first::delete_using(&mut scope, del, &one.relation);
-            }
             if !one.joins.is_empty() || del.using.is_some() {
                 return Err(unsupported(
                     &scope,

@@ -285,7 +285,11 @@ fn translate_parsed(
             Ok((Body::Select(spec), rewrites))
         }
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            Ok((Body::Mutation(mutation(model, &statement, at)?), Vec::new()))
+            let m = match crate::read_first::joined_mutation(model, &statement, at) {
+                Some(read_first) => read_first?,
+                None => mutation(model, &statement, at)?,
+            };
+            Ok((Body::Mutation(m), Vec::new()))
         }
         other => Err(DesignError::new(
             DesignErrorKind::Unsupported,

@@ -5,11 +5,12 @@
 //! by the key the read gave. The read is designed as a query of its own.
 
 use sqlparser::ast::{
-    AssignmentTarget, BinaryOperator, Delete, Expr, FunctionArg, FunctionArgExpr,
-    FunctionArguments, InTarget, TableFactor, Update, UpdateTableFromKind,
+    AssignmentTarget, BinaryOperator, Delete, Expr, FromTable, FunctionArg, FunctionArgExpr,
+    FunctionArguments, InTarget, Statement, TableFactor, Update, UpdateTableFromKind,
 };
 
 use crate::error::DesignError;
+pub use crate::mutations::ReadFirst;
 use crate::mutations::{
     MutationKind, MutationSpec, check_column, keeps_itself_when_null, read_predicates,
     relative_to_itself, unsupported,
@@ -17,19 +18,29 @@ use crate::mutations::{
 use crate::relational::object_name;
 use crate::select::{ColRef, Scope, SelectSpec, conjuncts};
 
-/// The read an `UPDATE … FROM` or `DELETE … USING` makes before its write.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ReadFirst {
-    /// The name of the read in the query list (`<mutation>_read`), given
-    /// when the mutation is named.
-    pub name: String,
-    /// The SQL of the read, as the application would run it.
-    pub sql: String,
-    pub select: SelectSpec,
-    /// The target's columns the read binds (through the join), and the
-    /// columns whose new value it gives.
-    pub binds: Vec<String>,
-    pub values: Vec<String>,
+/// `UPDATE … FROM one_table` or `DELETE … USING one_table` (and no JOIN on
+/// the target) read that way; `None` for every other statement.
+pub(crate) fn joined_mutation(
+    model: &crate::relational::Model,
+    statement: &Statement,
+    at: (usize, usize),
+) -> Option<Result<MutationSpec, DesignError>> {
+    let mut scope = Scope::new(model, at, crate::error::Source::Queries);
+    match statement {
+        Statement::Update(up) if up.table.joins.is_empty() && up.from.is_some() => {
+            Some(update_from(&mut scope, up))
+        }
+        Statement::Delete(del) if del.using.is_some() => {
+            let tables = match &del.from {
+                FromTable::WithFromKeyword(t) | FromTable::WithoutKeyword(t) => t,
+            };
+            match tables.as_slice() {
+                [one] if one.joins.is_empty() => Some(delete_using(&mut scope, del, &one.relation)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `UPDATE target SET … FROM other WHERE …`.
