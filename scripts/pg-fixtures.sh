@@ -10,6 +10,9 @@
 # (PostGIS for pg-postgis; every rerun also renews the random \restrict key
 # pg_dump writes, so restore the dumps whose DDL did not change.)
 #
+# Given fixture names (`scripts/pg-fixtures.sh pg-app-billing`), only those
+# are regenerated: the other dumps keep their \restrict key.
+#
 # Run as root it runs PostgreSQL as the `postgres` user. Debian offers only
 # PostgreSQL 15 here, so every committed dump is a PostgreSQL 15 pg_dump.
 #
@@ -27,7 +30,12 @@ as_pg() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c
 as_pg "$bin/initdb -D $scratch/data -A trust -U postgres >/dev/null"
 as_pg "$bin/pg_ctl -D $scratch/data -o '-k $scratch -c listen_addresses=' -l $scratch/log -w start >/dev/null"
 trap 'as_pg "$bin/pg_ctl -D $scratch/data -m fast stop >/dev/null"; rm -rf "$scratch"' EXIT
-for dir in "$root"/crates/design/tests/data/*/; do
+if [ $# -gt 0 ]; then
+    dirs=$(for n in "$@"; do echo "$root/crates/design/tests/data/$n/"; done)
+else
+    dirs=$(ls -d "$root"/crates/design/tests/data/*/)
+fi
+for dir in $dirs; do
     [ -f "$dir/ddl.sql" ] || continue
     name=$(basename "$dir")
     as_pg "$bin/createdb -h $scratch -U postgres fx_$name"
@@ -53,7 +61,7 @@ def numbered(st):
             if name not in names:
                 names.append(name)
             return f"${names.index(name) + 1}"
-        out.append(re.sub(r"(?<!:):([A-Za-z_]\w*)|%\((\w+)\)s|\?", repl, part))
+        out.append(re.sub(r"(?<!:):([A-Za-z_]\w*)|%\((\w+)\)s|%s\b|\?", repl, part))
     return "".join(out)
 # Transaction control cannot be PREPAREd (the query list's BEGIN … COMMIT
 # groups only say which writes go together): left out.

@@ -231,11 +231,36 @@ fn model_table_without_primary_key() {
 fn queries_unsupported_construct() {
     let _ks = ks_filter();
     let inputs = Inputs::with_queries(
-        "-- @name by_site\nSELECT ts FROM readings\n WHERE device_id IN (SELECT device_id FROM devices WHERE site_id = $1);\n",
+        "-- @name by_site\nSELECT ts FROM readings\n WHERE device_id NOT IN (SELECT device_id FROM devices WHERE site_id = $1);\n",
     );
     assert_cmd_snapshot!(inputs.design(&["model.sql", "--queries", "queries.sql"]));
     // The rest of the design is written (exit 1).
     assert!(inputs.dir.path().join("out/report.md").is_file());
+}
+
+#[test]
+fn queries_semi_join_is_designed_with_a_rewrite_note() {
+    let _ks = ks_filter();
+    let inputs = Inputs::with_queries(
+        "-- @name by_site\nSELECT ts FROM readings\n WHERE device_id IN (SELECT device_id FROM devices WHERE site_id = ?);\n",
+    );
+    let out = inputs
+        .design(&["model.sql", "--queries", "queries.sql"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("error["), "{stderr}");
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn queries_error_after_a_rewritten_placeholder_points_at_the_written_text() {
+    let _ks = ks_filter();
+    // `%(site)s` reads as `$1`: the error's caret must stay under `nope`.
+    let inputs = Inputs::with_queries(
+        "-- @name q1\nSELECT ts FROM readings WHERE device_id = %(site)s AND nope = ?;\n",
+    );
+    assert_cmd_snapshot!(inputs.design(&["model.sql", "--queries", "queries.sql"]));
 }
 
 #[test]

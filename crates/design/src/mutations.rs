@@ -83,6 +83,24 @@ pub struct MutationSpec {
     pub on_conflict: Option<Conflict>,
     /// Range predicates of a mutation that names many rows.
     pub ranges: Vec<RangeBound>,
+    /// `UPDATE … FROM other` / `DELETE … USING other`: the read of `other`
+    /// the application makes first, whose values and keys the write uses.
+    pub read_first: Option<Box<ReadFirst>>,
+}
+
+/// The read an `UPDATE … FROM` or `DELETE … USING` makes before its write.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReadFirst {
+    /// The name of the read in the query list (`<mutation>_read`), given
+    /// when the mutation is named.
+    pub name: String,
+    /// The SQL of the read, as the application would run it.
+    pub sql: String,
+    pub select: crate::select::SelectSpec,
+    /// The target's columns the read binds (through the join), and the
+    /// columns whose new value it gives.
+    pub binds: Vec<String>,
+    pub values: Vec<String>,
 }
 
 /// Reads one mutation statement against the model.
@@ -91,12 +109,7 @@ pub(crate) fn mutation(
     statement: &Statement,
     at: (usize, usize),
 ) -> Result<MutationSpec, DesignError> {
-    let mut scope = Scope {
-        model,
-        tables: Vec::new(),
-        at,
-        source: Source::Queries,
-    };
+    let mut scope = Scope::new(model, at, Source::Queries);
     let mut m = match statement {
         Statement::Insert(ins) => insert(model, &mut scope, ins)?,
         Statement::Update(up) => {
@@ -202,12 +215,16 @@ fn insert(
     })
 }
 
-fn unsupported(scope: &Scope, m: &str) -> DesignError {
+pub(crate) fn unsupported(scope: &Scope, m: &str) -> DesignError {
     scope.err(DesignErrorKind::Unsupported, scope.at, m)
 }
 
 /// `n = n + $1`, `n = n - 1`, `n = 1 + n`: the new value depends on the old.
-fn relative_to_itself(scope: &Scope, column: &str, value: &Expr) -> Result<bool, DesignError> {
+pub(crate) fn relative_to_itself(
+    scope: &Scope,
+    column: &str,
+    value: &Expr,
+) -> Result<bool, DesignError> {
     let Expr::BinaryOp { left, op, right } = strip(value) else {
         return Ok(false);
     };
@@ -223,7 +240,7 @@ fn relative_to_itself(scope: &Scope, column: &str, value: &Expr) -> Result<bool,
 
 /// `coalesce($1, col)` (any number of arguments, the column last): the
 /// column keeps its value when the parameter is null.
-fn keeps_itself_when_null(column: &str, value: &Expr) -> bool {
+pub(crate) fn keeps_itself_when_null(column: &str, value: &Expr) -> bool {
     let text = strip(value).to_string();
     let lower = text.to_ascii_lowercase();
     let Some(args) = lower
@@ -260,10 +277,37 @@ fn read_where(
     m: &mut MutationSpec,
 ) -> Result<(), DesignError> {
     let Some(w) = selection else { return Ok(()) };
-    let mut predicates = Vec::new();
-    for p in conjuncts(w) {
+    read_predicates(scope, &conjuncts(w), &[], m)
+}
+
+/// The WHERE's conjuncts, and columns `bound` to a value read first (an
+/// `UPDATE … FROM`'s join columns), as [`read_where`] reads them.
+pub(crate) fn read_predicates(
+    scope: &Scope,
+    parts: &[&Expr],
+    bound: &[String],
+    m: &mut MutationSpec,
+) -> Result<(), DesignError> {
+    let mut predicates: Vec<Predicate> = bound.iter().cloned().map(Predicate::Equal).collect();
+    for p in parts.iter().copied() {
         match predicate(scope, p)? {
             Some(x) => predicates.push(x),
+            None if matches!(
+                p,
+                Expr::Exists { .. }
+                    | Expr::Subquery(_)
+                    | Expr::In {
+                        target: sqlparser::ast::InTarget::Subquery(_),
+                        ..
+                    }
+            ) =>
+            {
+                return Err(scope.err(
+                    DesignErrorKind::Unsupported,
+                    scope.pos(p),
+                    "a subquery in a mutation's WHERE is outside the supported SQL subset: read the keys first (a query of its own, listed before) and write by key with `= ANY($n)` (or use UPDATE … FROM / DELETE … USING, which the designer reads that way)",
+                ));
+            }
             None => {
                 return Err(scope.err(
                     DesignErrorKind::Unsupported,
@@ -441,7 +485,11 @@ pub(crate) fn interval_seconds(text: &str) -> Option<u64> {
     any.then_some(total)
 }
 
-fn check_column(scope: &Scope, entity: &str, column: &str) -> Result<String, DesignError> {
+pub(crate) fn check_column(
+    scope: &Scope,
+    entity: &str,
+    column: &str,
+) -> Result<String, DesignError> {
     let known = scope
         .model
         .entity(entity)

@@ -9,10 +9,11 @@ use cqlmodel_review::query::{CONSISTENCY_LEVELS, parse_rate};
 use sqlparser::ast::Statement;
 
 use crate::error::{DesignError, DesignErrorKind, Source};
+use crate::input_notes::InputNote;
 use crate::mutations::mutation;
 pub use crate::mutations::{Condition, Conflict, MutationKind, MutationSpec, RangeBound};
 use crate::relational::{Model, parse_one, statement_kind};
-use crate::select::{SelectSpec, analyze_select};
+use crate::select::{Rewrite, SelectSpec, analyze_select};
 use crate::split::{Chunk, split_statements};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -108,14 +109,22 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
         }
         // A statement the designer cannot translate costs only itself: its
         // error is reported and the rest of the list is designed.
-        let body = match translate(model, chunk, at) {
-            Ok(body) => body,
+        let (body, rewrites) = match translate(model, chunk, at) {
+            Ok(translated) => translated,
             Err(e) => {
                 list.errors.push(e);
                 continue;
             }
         };
         let mut q = annotate(i + 1, chunk.text.clone(), at, &ann, body)?;
+        for r in rewrites {
+            list.notes.push(InputNote::new(
+                Source::Queries,
+                "rewrite",
+                r.at,
+                format!("{}: {}", q.name, r.message),
+            ));
+        }
         // A statement of a transaction runs as often as the transaction.
         if let Some(t) = open.as_ref().filter(|_| q.rate.is_none()) {
             q.rate = t.rate;
@@ -126,6 +135,24 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
                 format!("two queries are named `{}`", q.name),
             ));
         }
+        if let Some(read) = read_first_query(&mut q) {
+            list.notes.push(InputNote::new(
+                Source::Queries,
+                "rewrite",
+                at,
+                format!(
+                    "{}: the other table is read first as `{}` ({}), designed as a read of its own; then the {} by the key it gives",
+                    q.name,
+                    read.name,
+                    read.sql,
+                    q.body_verb()
+                ),
+            ));
+            if let Some(t) = open.as_mut() {
+                t.members.push(read.name.clone());
+            }
+            list.specs.push(read);
+        }
         if let Some(t) = open.as_mut() {
             t.members.push(q.name.clone());
         }
@@ -134,6 +161,37 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
     // A transaction left open at the end of the list still groups its statements.
     list.transactions.extend(open);
     Ok(list)
+}
+
+/// `UPDATE … FROM` / `DELETE … USING`: the read of the other table the
+/// application makes first, as a query of the list (`<name>_read`).
+fn read_first_query(q: &mut QuerySpec) -> Option<QuerySpec> {
+    let Body::Mutation(m) = &mut q.body else {
+        return None;
+    };
+    let read = m.read_first.as_mut()?;
+    read.name = format!("{}_read", q.name);
+    Some(QuerySpec {
+        name: read.name.clone(),
+        sql: read.sql.clone(),
+        line: q.line,
+        column: q.column,
+        rate: q.rate,
+        consistency: q.consistency.clone(),
+        page: None,
+        path: q.path.clone(),
+        table: None,
+        body: Body::Select(read.select.clone()),
+    })
+}
+
+impl QuerySpec {
+    fn body_verb(&self) -> &'static str {
+        match &self.body {
+            Body::Mutation(m) => m.kind.verb(),
+            Body::Select(_) => "read",
+        }
+    }
 }
 
 enum Boundary {
@@ -171,24 +229,67 @@ pub struct QueryList {
     pub errors: Vec<DesignError>,
     /// `BEGIN … COMMIT` groups of `specs`.
     pub transactions: Vec<Transaction>,
+    /// What was rewritten before a statement was designed (a `WITH` inlined,
+    /// a subquery read as a join): info diagnostics.
+    pub notes: Vec<InputNote>,
 }
 
-fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Body, DesignError> {
-    // `?`, `:name` and `%(name)s` read as `$n`.
-    let statement = match crate::sql_normalize::number_placeholders(&chunk.text) {
-        Some(text) => parse_one(
-            &Chunk {
-                text,
-                ..chunk.clone()
-            },
-            Source::Queries,
-        )?,
-        None => parse_one(chunk, Source::Queries)?,
+type Translated = (Body, Vec<Rewrite>);
+
+fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Translated, DesignError> {
+    // `?`, `:name` and `%(name)s` read as `$n`; a place found in the
+    // rewritten text is moved back to where the user wrote it.
+    let Some(numbered) = crate::sql_normalize::number_placeholders(&chunk.text) else {
+        return translate_parsed(model, chunk, at);
     };
+    let rewritten = Chunk {
+        text: numbered.text,
+        ..chunk.clone()
+    };
+    let original = |p: (usize, usize)| {
+        crate::split::in_file(at, numbered.map.original(within_statement(at, p)))
+    };
+    match translate_parsed(model, &rewritten, at) {
+        Ok((body, mut rewrites)) => {
+            for r in &mut rewrites {
+                r.at = original(r.at);
+            }
+            Ok((body, rewrites))
+        }
+        Err(mut e) => {
+            (e.line, e.column) = original((e.line, e.column));
+            Err(e)
+        }
+    }
+}
+
+/// The inverse of [`crate::split::in_file`]: a file position as a 1-based
+/// position within the statement that starts at `start`.
+fn within_statement(start: (usize, usize), (line, column): (usize, usize)) -> (usize, usize) {
+    if line <= start.0 {
+        (1, (column + 1).saturating_sub(start.1).max(1))
+    } else {
+        (line - start.0 + 1, column)
+    }
+}
+
+fn translate_parsed(
+    model: &Model,
+    chunk: &Chunk,
+    at: (usize, usize),
+) -> Result<Translated, DesignError> {
+    let statement = parse_one(chunk, Source::Queries)?;
     match &statement {
-        Statement::Query(q) => Ok(Body::Select(analyze_select(model, q, at)?)),
+        Statement::Query(q) => {
+            let (spec, rewrites) = analyze_select(model, q, at)?;
+            Ok((Body::Select(spec), rewrites))
+        }
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
-            Ok(Body::Mutation(mutation(model, &statement, at)?))
+            let m = match crate::read_first::joined_mutation(model, &statement, at) {
+                Some(read_first) => read_first?,
+                None => mutation(model, &statement, at)?,
+            };
+            Ok((Body::Mutation(m), Vec::new()))
         }
         other => Err(DesignError::new(
             DesignErrorKind::Unsupported,

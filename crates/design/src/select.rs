@@ -3,361 +3,508 @@
 //! equality or range, its ordering, limit and aggregates.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, GroupByExpr, InTarget,
-    JoinConstraint, JoinOperator, LimitClause, OrderByKind, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, Spanned, TableFactor, TableWithJoins,
+    BinaryOperator, Expr, GroupByExpr, InTarget, JoinConstraint, JoinOperator, LimitClause,
+    OrderByKind, Query, Select, SelectItem, SelectItemQualifiedWildcardKind, SetExpr, TableFactor,
+    TableWithJoins,
 };
 
 use crate::error::{DesignError, DesignErrorKind, Source};
-use crate::relational::{Model, object_name, unquote};
+use crate::relational::{Model, unquote};
+pub use crate::select_inline::Rewrite;
+use crate::select_inline::{
+    anti_join, check_inlinable, describe, merge_filters, outputs, semi_join_note,
+};
+pub(crate) use crate::select_items::conjuncts;
+use crate::select_items::{predicates, projection_expr};
+use crate::select_spec::push_unique;
+pub use crate::select_spec::{ANY_VALUES, SelectSpec};
+pub use crate::sql_scope::ColRef;
+pub(crate) use crate::sql_scope::Scope;
+use crate::sql_scope::{Derived, check_connected, check_joins, check_pair};
 
-/// An attribute of an entity.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub struct ColRef {
-    pub entity: String,
-    pub column: String,
+/// Reads a SELECT of the query list. Non-recursive `WITH` queries and
+/// subqueries in FROM are inlined; `IN (SELECT …)` and `EXISTS (…)` are read
+/// as the joins they mean. Each such rewrite is returned, to be shown.
+pub fn analyze_select(
+    model: &Model,
+    query: &Query,
+    at: (usize, usize),
+) -> Result<(SelectSpec, Vec<Rewrite>), DesignError> {
+    let mut an = Analysis {
+        model,
+        at,
+        ctes: Vec::new(),
+        inlined: Vec::new(),
+        rewrites: Vec::new(),
+    };
+    let (spec, _) = an.query(query, None)?;
+    Ok((spec, an.rewrites))
 }
 
-/// The number of values assumed for `= ANY($n)` (an array of unknown length)
-/// when counting partitions: the read notes it.
-pub const ANY_VALUES: usize = 10;
-
-/// What a SELECT asks for.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SelectSpec {
-    /// The entities in FROM/JOIN order; the first is the one whose rows are returned.
-    pub entities: Vec<String>,
-    /// Equalities of the join conditions.
-    pub joins: Vec<(ColRef, ColRef)>,
-    pub projection: Vec<ColRef>,
-    /// `count(*)`, `sum(total)`, …: the function and its column (`None` for `*`).
-    pub aggregates: Vec<(String, Option<ColRef>)>,
-    /// Attributes bound by `=` (or `IN`, with the number of values).
-    pub equalities: Vec<(ColRef, usize)>,
-    /// Attributes bound by `= ANY($n)`: an array parameter, CQL's `IN ?` (a
-    /// list bound as one value); counted as `ANY_VALUES` values in `equalities`.
-    pub any_of: Vec<ColRef>,
-    /// A row-value comparison `(a, b) < ($1, $2)` (keyset pagination): the
-    /// columns in order and the operator, CQL's multi-column slice.
-    pub keyset: Option<(Vec<ColRef>, String)>,
-    /// Attributes bound by `<`, `<=`, `>`, `>=`, `BETWEEN`.
-    pub ranges: Vec<ColRef>,
-    /// The range operators per attribute, as CQL writes them (`>=`, `<`).
-    pub range_ops: Vec<(ColRef, String)>,
-    /// ORDER BY, with `true` for DESC.
-    pub order: Vec<(ColRef, bool)>,
-    pub limit: Option<u64>,
-    pub group_by: Vec<ColRef>,
-    /// Filters no key can serve (OR, LIKE, `<>`, functions of columns), as written.
-    pub ad_hoc: Vec<String>,
-    /// ORDER BY terms that are not attributes (an aggregate's alias): sorted by the application.
-    pub app_order: Vec<String>,
+/// One statement's reading: the `WITH` queries in reach, and what was rewritten.
+struct Analysis<'q, 'm> {
+    model: &'m Model,
+    at: (usize, usize),
+    ctes: Vec<(String, &'q sqlparser::ast::Cte)>,
+    /// The `WITH` queries inlined so far and their outputs: a second reference
+    /// reads the same rows.
+    inlined: Vec<(String, Vec<(String, ColRef)>)>,
+    rewrites: Vec<Rewrite>,
 }
 
-/// Resolves names against the statement's FROM list.
-pub(crate) struct Scope<'m> {
-    pub model: &'m Model,
-    /// (alias or table name, entity)
-    pub tables: Vec<(String, String)>,
-    pub at: (usize, usize),
-    pub source: Source,
-}
-
-impl Scope<'_> {
-    pub fn err(
-        &self,
-        kind: DesignErrorKind,
-        at: (usize, usize),
-        m: impl Into<String>,
-    ) -> DesignError {
-        DesignError::new(kind, self.source, at, m)
-    }
-
-    pub fn pos(&self, e: &impl Spanned) -> (usize, usize) {
-        let s = e.span().start;
-        if s.line == 0 {
-            self.at
-        } else {
-            crate::split::in_file(self.at, (s.line as usize, s.column as usize))
-        }
-    }
-
-    pub fn add_table(&mut self, factor: &TableFactor) -> Result<String, DesignError> {
-        let TableFactor::Table { name, alias, .. } = factor else {
-            return Err(self.err(
-                DesignErrorKind::Unsupported,
-                self.pos(factor),
-                format!(
-                    "`{factor}` in FROM is outside the supported subset: name a table of the model"
-                ),
-            ));
-        };
-        self.add_named(name, alias.as_ref())
-    }
-
-    pub fn add_named(
-        &mut self,
-        name: &sqlparser::ast::ObjectName,
-        alias: Option<&sqlparser::ast::TableAlias>,
-    ) -> Result<String, DesignError> {
-        let entity = object_name(name);
-        if self.model.entity(&entity).is_none() {
-            return Err(self.err(
-                DesignErrorKind::UnknownTable,
-                self.pos(name),
-                format!("unknown table `{entity}`: the model has no such table"),
-            ));
-        }
-        // Join equalities are kept per table, not per alias: a second alias of
-        // one table would be confused with the first.
-        if self.tables.iter().any(|(_, e)| *e == entity) {
-            return Err(self.err(
-                DesignErrorKind::Unsupported,
-                self.pos(name),
-                format!(
-                    "a self-join (`{entity}` twice) is outside the supported subset: list the two reads separately (e.g. the manager by id, then the people by manager_id)"
-                ),
-            ));
-        }
-        let key = alias.map_or_else(|| entity.clone(), |a| unquote(&a.name.to_string()));
-        self.tables.push((key, entity.clone()));
-        Ok(entity)
-    }
-
-    /// The attribute an identifier names, or `None` if the expression is not one.
-    pub fn column(&self, e: &Expr) -> Result<Option<ColRef>, DesignError> {
-        let (qualifier, column) = match e {
-            Expr::Identifier(id) => (None, unquote(&id.to_string())),
-            Expr::CompoundIdentifier(parts) => {
-                let n = parts.len();
-                match (parts.get(n.wrapping_sub(2)), parts.last()) {
-                    (Some(q), Some(c)) => (Some(unquote(&q.to_string())), unquote(&c.to_string())),
-                    _ => return Ok(None),
-                }
-            }
-            Expr::Nested(inner) => return self.column(inner),
-            _ => return Ok(None),
-        };
-        let candidates: Vec<&String> = self
-            .tables
-            .iter()
-            .filter(|(alias, entity)| match &qualifier {
-                Some(q) => q == alias || q == entity,
-                None => true,
-            })
-            .map(|(_, entity)| entity)
-            .filter(|entity| {
-                self.model
-                    .entity(entity)
-                    .is_some_and(|en| en.attribute(&column).is_some())
-            })
-            .collect();
-        match candidates.as_slice() {
-            [one] => Ok(Some(ColRef {
-                entity: (*one).clone(),
-                column,
-            })),
-            [] => Err(self.err(
-                DesignErrorKind::UnknownColumn,
-                self.pos(e),
-                format!("unknown column `{e}`: no table of the query has it"),
-            )),
-            _ => Err(self.err(
-                DesignErrorKind::UnknownColumn,
-                self.pos(e),
-                format!("column `{e}` is ambiguous: qualify it with its table"),
-            )),
-        }
-    }
-
-    /// True when the expression reads no column (a parameter, literal, `now()`).
-    pub fn is_value(&self, e: &Expr) -> Result<bool, DesignError> {
-        Ok(match e {
-            Expr::Value(_) | Expr::TypedString { .. } | Expr::Interval(_) => true,
-            // `CURRENT_DATE`-like keywords can come as identifiers of no table.
-            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => match self.column(e) {
-                Ok(found) => found.is_none(),
-                Err(_) if is_keyword_value(&e.to_string()) => true,
-                Err(err) => return Err(err),
-            },
-            Expr::Cast { expr, .. } | Expr::Nested(expr) | Expr::UnaryOp { expr, .. } => {
-                self.is_value(expr)?
-            }
-            Expr::BinaryOp { left, right, .. } => self.is_value(left)? && self.is_value(right)?,
-            Expr::Function(f) => match &f.args {
-                FunctionArguments::None => true,
-                FunctionArguments::List(list) => {
-                    let mut all = true;
-                    for a in &list.args {
-                        if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = a {
-                            all &= self.is_value(x)?;
-                        }
-                    }
-                    all
-                }
-                FunctionArguments::Subquery(_) => false,
-            },
-            _ => false,
-        })
-    }
-}
-
-fn is_keyword_value(s: &str) -> bool {
-    matches!(
-        s.to_ascii_uppercase().as_str(),
-        "CURRENT_DATE" | "CURRENT_TIMESTAMP" | "LOCALTIMESTAMP" | "NOW"
+fn unsupported(scope: &Scope, where_: (usize, usize), what: &str) -> DesignError {
+    scope.err(
+        DesignErrorKind::Unsupported,
+        where_,
+        format!("{what} is outside the supported SQL subset"),
     )
 }
 
-const AGGREGATES: &[&str] = &["count", "sum", "avg", "min", "max"];
-
-pub fn analyze_select(
-    model: &Model,
-    query: &sqlparser::ast::Query,
-    at: (usize, usize),
-) -> Result<SelectSpec, DesignError> {
-    let mut scope = Scope {
-        model,
-        tables: Vec::new(),
-        at,
-        source: Source::Queries,
-    };
-    let unsupported = |scope: &Scope, where_: (usize, usize), what: &str| {
-        scope.err(
-            DesignErrorKind::Unsupported,
-            where_,
-            format!("{what} is outside the supported SQL subset"),
-        )
-    };
-    if let Some(with) = &query.with {
-        return Err(scope.err(
-            DesignErrorKind::Unsupported,
-            scope.pos(with),
-            "WITH (a common table expression) is outside the supported SQL subset: write its SELECT into the statement (a join along a foreign key, or the CTE's own SELECT as the query)",
-        ));
+impl<'q, 'm> Analysis<'q, 'm> {
+    /// A query (the statement, a `WITH` query, a subquery): its spec and the
+    /// scope its names resolved in.
+    fn query(
+        &mut self,
+        query: &'q Query,
+        outer: Option<&Scope<'m>>,
+    ) -> Result<(SelectSpec, Scope<'m>), DesignError> {
+        let mut scope = Scope::new(self.model, self.at, Source::Queries);
+        scope.outer = outer.cloned().map(Box::new);
+        let reach = self.ctes.len();
+        if let Some(with) = &query.with {
+            if with.recursive {
+                return Err(scope.err(
+                    DesignErrorKind::Unsupported,
+                    scope.pos(with),
+                    "WITH RECURSIVE is a graph walk, which no Cassandra key answers in one read: model it as an adjacency table (children by parent id) read level by level by the application, or keep the walk off the OLTP path (@path analytics)",
+                ));
+            }
+            for cte in &with.cte_tables {
+                self.ctes.push((unquote(&cte.alias.name.to_string()), cte));
+            }
+        }
+        let result = self.select(query, &mut scope);
+        let declared: Vec<&'q sqlparser::ast::Cte> =
+            self.ctes.drain(reach..).map(|(_, c)| c).collect();
+        let spec = result?;
+        self.unread_ctes(&scope, &declared)?;
+        Ok((spec, scope))
     }
-    let select = match query.body.as_ref() {
-        SetExpr::Select(s) => s,
-        SetExpr::SetOperation { op, .. } => {
-            return Err(unsupported(
-                &scope,
-                scope.pos(query.body.as_ref()),
-                &format!("{op}"),
+
+    /// A `WITH` query the statement never reads: a SELECT is left out (noted);
+    /// a writable one (`WITH x AS (DELETE …)`) changes data and is refused.
+    fn unread_ctes(
+        &mut self,
+        scope: &Scope<'m>,
+        declared: &[&'q sqlparser::ast::Cte],
+    ) -> Result<(), DesignError> {
+        for cte in declared {
+            let name = unquote(&cte.alias.name.to_string());
+            if self.inlined.iter().any(|(n, _)| *n == name) {
+                continue;
+            }
+            let at = scope.pos(&Expr::Identifier(cte.alias.name.clone()));
+            if !matches!(cte.query.body.as_ref(), SetExpr::Select(_)) {
+                return Err(unsupported(
+                    scope,
+                    at,
+                    &format!(
+                        "the WITH query `{name}`, which is not a SELECT (a writable WITH, or a set operation),"
+                    ),
+                ));
+            }
+            self.rewrites.push(Rewrite::new(
+                at,
+                format!("WITH `{name}` is never read by the statement: left out"),
             ));
         }
-        other => return Err(unsupported(&scope, scope.pos(other), "this query body")),
-    };
-    let mut spec = SelectSpec::default();
-    let [from]: &[TableWithJoins; 1] = select.from.as_slice().try_into().map_err(|_| {
-        unsupported(
-            &scope,
-            at,
-            "a SELECT without exactly one FROM item (use JOIN … ON)",
-        )
-    })?;
-    spec.entities.push(scope.add_table(&from.relation)?);
-    let mut join_conditions = Vec::new();
-    for join in &from.joins {
-        let constraint = match &join.join_operator {
-            JoinOperator::Join(c)
-            | JoinOperator::Inner(c)
-            | JoinOperator::Left(c)
-            | JoinOperator::LeftOuter(c) => c,
-            other => {
-                let debug = format!("{other:?}");
-                let kind = debug.split('(').next().unwrap_or("join");
-                return Err(unsupported(
-                    &scope,
-                    scope.pos(&join.relation),
-                    &format!("the {kind} join (only JOIN and LEFT JOIN … ON)"),
-                ));
-            }
-        };
-        spec.entities.push(scope.add_table(&join.relation)?);
-        match constraint {
-            JoinConstraint::On(e) => join_conditions.push(e.clone()),
-            _ => {
-                return Err(unsupported(
-                    &scope,
-                    scope.pos(&join.relation),
-                    "a join without ON",
-                ));
-            }
-        }
+        Ok(())
     }
-    for cond in &join_conditions {
-        for part in conjuncts(cond) {
-            let pair = match part {
-                Expr::BinaryOp {
-                    left,
-                    op: BinaryOperator::Eq,
-                    right,
-                } => (scope.column(left)?, scope.column(right)?),
-                _ => (None, None),
-            };
-            let (Some(a), Some(b)) = pair else {
-                return Err(scope.err(
-                    DesignErrorKind::NoForeignKeyPath,
-                    scope.pos(part),
-                    format!("join condition `{part}` is not an equality between columns"),
-                ));
-            };
-            spec.joins.push((a, b));
-        }
-    }
-    check_joins(&scope, &spec, &join_conditions)?;
 
-    for item in &select.projection {
-        match item {
-            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                projection_expr(&scope, e, &mut spec)?;
+    fn select(
+        &mut self,
+        query: &'q Query,
+        scope: &mut Scope<'m>,
+    ) -> Result<SelectSpec, DesignError> {
+        let select: &'q Select = match query.body.as_ref() {
+            SetExpr::Select(s) => s,
+            SetExpr::SetOperation { op, .. } => {
+                return Err(unsupported(
+                    scope,
+                    scope.pos(query.body.as_ref()),
+                    &format!("{op}"),
+                ));
             }
-            SelectItem::Wildcard(_) => {
-                if let Some(root) = spec.entities.first().and_then(|r| model.entity(r)) {
-                    for a in &root.attributes {
-                        push_unique(
-                            &mut spec.projection,
-                            ColRef {
-                                entity: root.name.clone(),
-                                column: a.name.clone(),
-                            },
-                        );
-                    }
+            other => return Err(unsupported(scope, scope.pos(other), "this query body")),
+        };
+        let mut spec = SelectSpec::default();
+        let [from]: &[TableWithJoins; 1] = select.from.as_slice().try_into().map_err(|_| {
+            unsupported(
+                scope,
+                self.at,
+                "a SELECT without exactly one FROM item (use JOIN … ON)",
+            )
+        })?;
+        let root_outputs = self.read_from_item(scope, &mut spec, &from.relation)?;
+        let mut join_conditions = Vec::new();
+        for join in &from.joins {
+            let constraint = match &join.join_operator {
+                JoinOperator::Join(c)
+                | JoinOperator::Inner(c)
+                | JoinOperator::Left(c)
+                | JoinOperator::LeftOuter(c) => c,
+                other => {
+                    let debug = format!("{other:?}");
+                    let kind = debug.split('(').next().unwrap_or("join");
+                    return Err(unsupported(
+                        scope,
+                        scope.pos(&join.relation),
+                        &format!("the {kind} join (only JOIN and LEFT JOIN … ON)"),
+                    ));
+                }
+            };
+            self.read_from_item(scope, &mut spec, &join.relation)?;
+            match constraint {
+                JoinConstraint::On(e) => join_conditions.push(e),
+                _ => {
+                    return Err(unsupported(
+                        scope,
+                        scope.pos(&join.relation),
+                        "a join without ON",
+                    ));
                 }
             }
-            SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::ObjectName(name), _) => {
-                let alias = unquote(&name.to_string());
-                let entity = scope
-                    .tables
-                    .iter()
-                    .find(|(a, _)| *a == alias)
-                    .map(|(_, e)| e.clone());
-                let Some(en) = entity.and_then(|e| model.entity(&e)) else {
+        }
+        let mut on_joins = Vec::new();
+        let mut parts = Vec::new();
+        for cond in &join_conditions {
+            for part in conjuncts(cond) {
+                let pair = match part {
+                    Expr::BinaryOp {
+                        left,
+                        op: BinaryOperator::Eq,
+                        right,
+                    } => (scope.column(left)?, scope.column(right)?),
+                    _ => (None, None),
+                };
+                let (Some(a), Some(b)) = pair else {
                     return Err(scope.err(
-                        DesignErrorKind::UnknownTable,
-                        scope.pos(name),
-                        format!("unknown table `{alias}`"),
+                        DesignErrorKind::NoForeignKeyPath,
+                        scope.pos(part),
+                        format!("join condition `{part}` is not an equality between columns"),
                     ));
                 };
-                for a in &en.attributes {
-                    push_unique(
-                        &mut spec.projection,
-                        ColRef {
-                            entity: en.name.clone(),
-                            column: a.name.clone(),
-                        },
-                    );
-                }
+                on_joins.push((a, b));
+                parts.push(part.clone());
             }
-            other => {
-                return Err(unsupported(
-                    &scope,
-                    scope.pos(other),
-                    &format!("the select item `{other}`"),
-                ));
+        }
+        check_joins(scope, &on_joins, &parts)?;
+        spec.joins.extend(on_joins);
+        check_connected(scope, &spec.joins, &spec.entities)?;
+        self.projection(scope, select, root_outputs, &mut spec)?;
+        let mut subqueries = Vec::new();
+        if let Some(w) = &select.selection {
+            predicates(scope, w, &mut spec, &mut subqueries)?;
+        }
+        for p in subqueries {
+            self.subquery(scope, p, &mut spec)?;
+        }
+        tail_clauses(scope, query, select, &mut spec)?;
+        Ok(spec)
+    }
+
+    /// One FROM item: a table of the model, or a `WITH` query or subquery
+    /// inlined (its outputs are returned).
+    fn read_from_item(
+        &mut self,
+        scope: &mut Scope<'m>,
+        spec: &mut SelectSpec,
+        factor: &'q TableFactor,
+    ) -> Result<Option<Vec<ColRef>>, DesignError> {
+        match factor {
+            TableFactor::Table { name, alias, .. } if name.0.len() == 1 => {
+                let cte_name = unquote(&name.to_string());
+                let alias = alias
+                    .as_ref()
+                    .map_or_else(|| cte_name.clone(), |a| unquote(&a.name.to_string()));
+                if let Some((_, outs)) = self.inlined.iter().find(|(n, _)| *n == cte_name) {
+                    // The rows are the ones the first reference read.
+                    let outputs = outs.clone();
+                    self.rewrites.push(Rewrite::new(
+                        scope.pos(name),
+                        format!("WITH `{cte_name}` read again as `{alias}`: the same rows as its first reference, not a second read"),
+                    ));
+                    scope.derived.push(Derived {
+                        alias,
+                        outputs: outputs.clone(),
+                    });
+                    return Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()));
+                }
+                let found = self.ctes.iter().rposition(|(n, _)| *n == cte_name);
+                let Some((index, cte)) = found.and_then(|i| self.ctes.get(i).map(|c| (i, c.1)))
+                else {
+                    spec.entities.push(scope.add_table(factor)?);
+                    return Ok(None);
+                };
+                let what = format!("WITH `{cte_name}`");
+                // A WITH query sees the ones declared before it only (without
+                // RECURSIVE, its own name is a table): never itself.
+                let later = self.ctes.split_off(index);
+                let inlined = self.inline(scope, spec, &cte.query, &what, scope.pos(name));
+                self.ctes.extend(later);
+                let mut outputs = inlined?;
+                // `WITH recent(id, total) AS (…)` renames the columns in order.
+                for (o, renamed) in outputs.iter_mut().zip(&cte.alias.columns) {
+                    o.0 = unquote(&renamed.name.to_string());
+                }
+                self.inlined.push((cte_name, outputs.clone()));
+                scope.derived.push(Derived {
+                    alias,
+                    outputs: outputs.clone(),
+                });
+                Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()))
+            }
+            TableFactor::Derived {
+                lateral: false,
+                subquery,
+                alias,
+                ..
+            } => {
+                let alias = alias
+                    .as_ref()
+                    .map_or_else(|| "subquery".to_string(), |a| unquote(&a.name.to_string()));
+                let what = format!("the subquery `{alias}` in FROM");
+                let outputs = self.inline(scope, spec, subquery, &what, scope.pos(factor))?;
+                scope.derived.push(Derived {
+                    alias,
+                    outputs: outputs.clone(),
+                });
+                Ok(Some(outputs.into_iter().map(|(_, c)| c).collect()))
+            }
+            _ => {
+                spec.entities.push(scope.add_table(factor)?);
+                Ok(None)
             }
         }
     }
+
+    /// Inlines a query read in FROM: its tables, joins and filters join the
+    /// statement's; its select list becomes the names the statement reads.
+    fn inline(
+        &mut self,
+        scope: &mut Scope<'m>,
+        spec: &mut SelectSpec,
+        query: &'q Query,
+        what: &str,
+        at: (usize, usize),
+    ) -> Result<Vec<(String, ColRef)>, DesignError> {
+        let (sub, sub_scope) = self.query(query, None)?;
+        check_inlinable(scope, &sub, what, at, "make it a query of its own")?;
+        let outs = match query.body.as_ref() {
+            SetExpr::Select(s) => outputs(&sub_scope, s)?,
+            _ => Vec::new(),
+        };
+        for e in &sub.entities {
+            if scope.tables.iter().any(|(_, t)| t == e)
+                || scope.inlined.contains(e)
+                || spec.entities.contains(e)
+            {
+                return Err(scope.err(
+                    DesignErrorKind::Unsupported,
+                    at,
+                    format!("{what} reads `{e}`, which the statement reads already (a self-join): list the two reads separately"),
+                ));
+            }
+        }
+        scope.inlined.extend(sub.entities.iter().cloned());
+        self.rewrites.push(Rewrite::new(
+            at,
+            format!("{what} inlined into the statement: {}", describe(&sub)),
+        ));
+        merge_filters(spec, sub);
+        Ok(outs)
+    }
+
+    fn projection(
+        &self,
+        scope: &Scope<'m>,
+        select: &Select,
+        root_outputs: Option<Vec<ColRef>>,
+        spec: &mut SelectSpec,
+    ) -> Result<(), DesignError> {
+        for item in &select.projection {
+            match item {
+                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                    projection_expr(scope, e, spec)?;
+                }
+                SelectItem::Wildcard(_) => {
+                    let columns = match &root_outputs {
+                        Some(outs) => outs.clone(),
+                        None => entity_columns(self.model, spec.entities.first()),
+                    };
+                    for c in columns {
+                        push_unique(&mut spec.projection, c);
+                    }
+                }
+                SelectItem::QualifiedWildcard(
+                    SelectItemQualifiedWildcardKind::ObjectName(name),
+                    _,
+                ) => {
+                    let alias = unquote(&name.to_string());
+                    let columns = if let Some(d) = scope.derived.iter().find(|d| d.alias == alias) {
+                        d.outputs.iter().map(|(_, c)| c.clone()).collect()
+                    } else {
+                        let entity = scope
+                            .tables
+                            .iter()
+                            .find(|(a, _)| *a == alias)
+                            .map(|(_, e)| e.clone());
+                        if entity.as_ref().and_then(|e| self.model.entity(e)).is_none() {
+                            return Err(scope.err(
+                                DesignErrorKind::UnknownTable,
+                                scope.pos(name),
+                                format!("unknown table `{alias}`"),
+                            ));
+                        }
+                        entity_columns(self.model, entity.as_ref())
+                    };
+                    for c in columns {
+                        push_unique(&mut spec.projection, c);
+                    }
+                }
+                other => {
+                    return Err(unsupported(
+                        scope,
+                        scope.pos(other),
+                        &format!("the select item `{other}`"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `x IN (SELECT y …)` and `EXISTS (SELECT … WHERE inner.fk = outer.pk)`:
+    /// the join they mean (a semi-join), its filters the statement's.
+    fn subquery(
+        &mut self,
+        scope: &Scope<'m>,
+        p: &'q Expr,
+        spec: &mut SelectSpec,
+    ) -> Result<(), DesignError> {
+        let at = scope.pos(p);
+        let (query, outer_col, negated) = match p {
+            Expr::In {
+                expr,
+                target: InTarget::Subquery(q),
+                negated,
+                ..
+            } => (q.as_ref(), Some(expr.as_ref()), *negated),
+            Expr::Exists { subquery, negated } => (subquery.as_ref(), None, *negated),
+            _ => return Ok(()),
+        };
+        if negated {
+            return Err(anti_join(scope, at, p, spec.entities.first()));
+        }
+        let (sub, sub_scope) = self.query(query, Some(scope))?;
+        let what = if outer_col.is_some() {
+            "IN (SELECT …)"
+        } else {
+            "EXISTS (SELECT …)"
+        };
+        check_inlinable(
+            scope,
+            &sub,
+            what,
+            at,
+            "read it as its own query and pass its result as a parameter",
+        )?;
+        for e in &sub.entities {
+            if spec.entities.contains(e) {
+                return Err(scope.err(
+                    DesignErrorKind::Unsupported,
+                    at,
+                    format!("the subquery reads `{e}`, which the statement reads already (a self-join): list the two reads separately"),
+                ));
+            }
+        }
+        let mut links = Vec::new();
+        if let Some(e) = outer_col {
+            let Some(outer) = scope.column(e)? else {
+                return Err(unsupported(
+                    scope,
+                    at,
+                    &format!("`{p}` (IN (SELECT …) on an expression, not a column)"),
+                ));
+            };
+            let outs = match query.body.as_ref() {
+                SetExpr::Select(s) => outputs(&sub_scope, s)?,
+                _ => Vec::new(),
+            };
+            let [(_, inner)] = outs.as_slice() else {
+                return Err(unsupported(
+                    scope,
+                    at,
+                    "IN (SELECT …) whose subquery does not select exactly one column",
+                ));
+            };
+            links.push((outer, inner.clone()));
+        }
+        // The correlation: equalities between the subquery's columns and the statement's.
+        links.extend(
+            sub.joins
+                .iter()
+                .filter(|(a, b)| {
+                    spec.entities.contains(&a.entity) != spec.entities.contains(&b.entity)
+                })
+                .cloned(),
+        );
+        if links.is_empty() {
+            return Err(unsupported(
+                scope,
+                at,
+                "an EXISTS that names no column of the statement (a yes/no question of its own: list it as its own query, `SELECT … LIMIT 1`)",
+            ));
+        }
+        for (a, b) in &links {
+            check_pair(scope, a, b, at)?;
+        }
+        self.rewrites.push(Rewrite::new(
+            at,
+            semi_join_note(self.model, what, &links, &sub),
+        ));
+        let outer_links: Vec<_> = links
+            .into_iter()
+            .filter(|l| !sub.joins.contains(l))
+            .collect();
+        merge_filters(spec, sub);
+        spec.joins.extend(outer_links);
+        Ok(())
+    }
+}
+
+fn entity_columns(model: &Model, entity: Option<&String>) -> Vec<ColRef> {
+    entity
+        .and_then(|e| model.entity(e))
+        .map(|en| {
+            en.attributes
+                .iter()
+                .map(|a| ColRef {
+                    entity: en.name.clone(),
+                    column: a.name.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// GROUP BY, HAVING, ORDER BY and LIMIT.
+fn tail_clauses(
+    scope: &Scope,
+    query: &Query,
+    select: &Select,
+    spec: &mut SelectSpec,
+) -> Result<(), DesignError> {
     let aliases: Vec<String> = select
         .projection
         .iter()
@@ -366,9 +513,6 @@ pub fn analyze_select(
             _ => None,
         })
         .collect();
-    if let Some(w) = &select.selection {
-        predicates(&scope, w, &mut spec)?;
-    }
     if let GroupByExpr::Expressions(exprs, _) = &select.group_by {
         for e in exprs {
             match scope.column(e)? {
@@ -383,19 +527,17 @@ pub fn analyze_select(
     if let Some(ob) = &query.order_by
         && let OrderByKind::Expressions(exprs) = &ob.kind
     {
-        {
-            for o in exprs {
-                let desc = matches!(o.options.sort, Some(sqlparser::ast::OrderBySort::Desc));
-                if let Expr::Identifier(id) = &o.expr
-                    && aliases.contains(&unquote(&id.to_string()))
-                {
-                    spec.app_order.push(o.to_string());
-                    continue;
-                }
-                match scope.column(&o.expr)? {
-                    Some(c) => spec.order.push((c, desc)),
-                    None => spec.ad_hoc.push(format!("ORDER BY {}", o.expr)),
-                }
+        for o in exprs {
+            let desc = matches!(o.options.sort, Some(sqlparser::ast::OrderBySort::Desc));
+            if let Expr::Identifier(id) = &o.expr
+                && aliases.contains(&unquote(&id.to_string()))
+            {
+                spec.app_order.push(o.to_string());
+                continue;
+            }
+            match scope.column(&o.expr)? {
+                Some(c) => spec.order.push((c, desc)),
+                None => spec.ad_hoc.push(format!("ORDER BY {}", o.expr)),
             }
         }
     }
@@ -411,308 +553,5 @@ pub fn analyze_select(
                 .push("OFFSET (page with the driver's paging state instead)".into());
         }
     }
-    Ok(spec)
-}
-
-fn push_unique(v: &mut Vec<ColRef>, c: ColRef) {
-    if !v.contains(&c) {
-        v.push(c);
-    }
-}
-
-fn projection_expr(scope: &Scope, e: &Expr, spec: &mut SelectSpec) -> Result<(), DesignError> {
-    if let Some(c) = scope.column(e)? {
-        push_unique(&mut spec.projection, c);
-        return Ok(());
-    }
-    if let Expr::Function(f) = e {
-        let name = f.name.to_string().to_ascii_lowercase();
-        if AGGREGATES.contains(&name.as_str()) {
-            let mut arg = None;
-            if let FunctionArguments::List(list) = &f.args {
-                for a in &list.args {
-                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = a
-                        && let Some(c) = scope.column(x)?
-                    {
-                        push_unique(&mut spec.projection, c.clone());
-                        arg = Some(c);
-                    }
-                }
-            }
-            let distinct = matches!(
-                &f.args,
-                FunctionArguments::List(l)
-                    if l.duplicate_treatment == Some(sqlparser::ast::DuplicateTreatment::Distinct)
-            );
-            if let (true, Some(c)) = (distinct, &arg) {
-                // A counter counts rows, not distinct values: the partition's
-                // rows are read and the application counts the values.
-                push_unique(&mut spec.group_by, c.clone());
-                spec.app_order.push(format!(
-                    "counting the distinct `{}` values (`{name}(DISTINCT …)`): a counter would count rows, not distinct values, so the partition's rows are read",
-                    c.column
-                ));
-            }
-            spec.aggregates.push((name, arg));
-            return Ok(());
-        }
-    }
-    if scope.is_value(e)? {
-        return Ok(());
-    }
-    // A function of columns (`date_trunc('day', placed_at)`): the table stores
-    // the columns and the application computes the function.
-    let mut found = Vec::new();
-    columns_in(scope, e, &mut found)?;
-    if !found.is_empty() {
-        for c in found {
-            push_unique(&mut spec.projection, c);
-        }
-        spec.app_order.push(format!("computing `{e}`"));
-        return Ok(());
-    }
-    Err(scope.err(
-        DesignErrorKind::Unsupported,
-        scope.pos(e),
-        format!("the select expression `{e}` is outside the supported SQL subset (columns, *, count/sum/avg/min/max)"),
-    ))
-}
-
-fn columns_in(scope: &Scope, e: &Expr, out: &mut Vec<ColRef>) -> Result<(), DesignError> {
-    if let Some(c) = scope.column(e)? {
-        push_unique(out, c);
-        return Ok(());
-    }
-    match e {
-        Expr::Function(f) => {
-            if let FunctionArguments::List(list) = &f.args {
-                for a in &list.args {
-                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = a {
-                        columns_in(scope, x, out)?;
-                    }
-                }
-            }
-        }
-        Expr::BinaryOp { left, right, .. } => {
-            columns_in(scope, left, out)?;
-            columns_in(scope, right, out)?;
-        }
-        Expr::Cast { expr, .. } | Expr::Nested(expr) | Expr::UnaryOp { expr, .. } => {
-            columns_in(scope, expr, out)?
-        }
-        _ => {}
-    }
     Ok(())
-}
-
-pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
-    match e {
-        Expr::BinaryOp {
-            left,
-            op: BinaryOperator::And,
-            right,
-        } => {
-            let mut v = conjuncts(left);
-            v.extend(conjuncts(right));
-            v
-        }
-        Expr::Nested(inner) => conjuncts(inner),
-        other => vec![other],
-    }
-}
-
-fn predicates(scope: &Scope, w: &Expr, spec: &mut SelectSpec) -> Result<(), DesignError> {
-    for p in conjuncts(w) {
-        match p {
-            Expr::BinaryOp { left, op, right } if keyset(scope, left, op, right, spec)? => {}
-            Expr::BinaryOp { left, op, right } => {
-                let (col, value_side, flipped) = match (scope.column(left)?, scope.column(right)?) {
-                    (Some(a), Some(b)) if *op == BinaryOperator::Eq => {
-                        spec.joins.push((a, b));
-                        continue;
-                    }
-                    (Some(c), None) => (c, right, false),
-                    (None, Some(c)) => (c, left, true),
-                    _ => {
-                        spec.ad_hoc.push(p.to_string());
-                        continue;
-                    }
-                };
-                if !scope.is_value(value_side)? {
-                    spec.ad_hoc.push(p.to_string());
-                    continue;
-                }
-                match op {
-                    BinaryOperator::Eq => spec.equalities.push((col, 1)),
-                    BinaryOperator::Lt
-                    | BinaryOperator::LtEq
-                    | BinaryOperator::Gt
-                    | BinaryOperator::GtEq => {
-                        let op = match (op, flipped) {
-                            (BinaryOperator::Lt, false) | (BinaryOperator::Gt, true) => "<",
-                            (BinaryOperator::LtEq, false) | (BinaryOperator::GtEq, true) => "<=",
-                            (BinaryOperator::Gt, false) | (BinaryOperator::Lt, true) => ">",
-                            _ => ">=",
-                        };
-                        spec.range_ops.push((col.clone(), op.to_string()));
-                        push_unique(&mut spec.ranges, col)
-                    }
-                    _ => spec.ad_hoc.push(p.to_string()),
-                }
-            }
-            Expr::Between {
-                expr,
-                negated: false,
-                low,
-                high,
-            } => match scope.column(expr)? {
-                Some(c) if scope.is_value(low)? && scope.is_value(high)? => {
-                    spec.range_ops.push((c.clone(), ">=".into()));
-                    spec.range_ops.push((c.clone(), "<=".into()));
-                    push_unique(&mut spec.ranges, c)
-                }
-                _ => spec.ad_hoc.push(p.to_string()),
-            },
-            Expr::In {
-                expr,
-                target: InTarget::List(list),
-                negated: false,
-                ..
-            } => match scope.column(expr)? {
-                Some(c) => spec.equalities.push((c, list.len().max(1))),
-                None => spec.ad_hoc.push(p.to_string()),
-            },
-            Expr::AnyOp {
-                left,
-                compare_op: BinaryOperator::Eq,
-                right,
-                ..
-            } => match scope.column(left)? {
-                Some(c) if scope.is_value(right)? => {
-                    spec.equalities.push((c.clone(), ANY_VALUES));
-                    spec.any_of.push(c);
-                }
-                _ => spec.ad_hoc.push(p.to_string()),
-            },
-            Expr::In {
-                target: InTarget::Subquery(_),
-                ..
-            }
-            | Expr::Exists { .. }
-            | Expr::Subquery(_) => {
-                return Err(scope.err(
-                    DesignErrorKind::Unsupported,
-                    scope.pos(p),
-                    format!("the subquery `{p}` is outside the supported SQL subset: write it as a join along a foreign key"),
-                ));
-            }
-            other => spec.ad_hoc.push(other.to_string()),
-        }
-    }
-    Ok(())
-}
-
-/// `(a, b) < ($1, $2)`: a row-value comparison of columns with values is a
-/// keyset page's bound (CQL's multi-column slice on clustering columns).
-fn keyset(
-    scope: &Scope,
-    left: &Expr,
-    op: &BinaryOperator,
-    right: &Expr,
-    spec: &mut SelectSpec,
-) -> Result<bool, DesignError> {
-    let (Expr::Tuple(cols), Expr::Tuple(values)) = (left, right) else {
-        return Ok(false);
-    };
-    let op = match op {
-        BinaryOperator::Lt => "<",
-        BinaryOperator::LtEq => "<=",
-        BinaryOperator::Gt => ">",
-        BinaryOperator::GtEq => ">=",
-        _ => return Ok(false),
-    };
-    if cols.len() != values.len() || cols.len() < 2 || spec.keyset.is_some() {
-        return Ok(false);
-    }
-    let mut refs = Vec::new();
-    for (c, v) in cols.iter().zip(values) {
-        match scope.column(c)? {
-            Some(r) if scope.is_value(v)? => refs.push(r),
-            _ => return Ok(false),
-        }
-    }
-    spec.keyset = Some((refs, op.to_string()));
-    Ok(true)
-}
-
-/// Every join follows a foreign key between the two entities it connects.
-fn check_joins(scope: &Scope, spec: &SelectSpec, conditions: &[Expr]) -> Result<(), DesignError> {
-    for (i, (a, b)) in spec.joins.iter().enumerate() {
-        let follows_fk = scope
-            .model
-            .links(&a.entity, &b.entity)
-            .iter()
-            .any(|(child, fk)| {
-                let parent_cols = if fk.referenced.is_empty() {
-                    scope
-                        .model
-                        .entity(&fk.table)
-                        .map(|p| p.primary_key.clone())
-                        .unwrap_or_default()
-                } else {
-                    fk.referenced.clone()
-                };
-                fk.columns.iter().zip(&parent_cols).any(|(c, p)| {
-                    let child_side = ColRef {
-                        entity: child.name.clone(),
-                        column: c.clone(),
-                    };
-                    let parent_side = ColRef {
-                        entity: fk.table.clone(),
-                        column: p.clone(),
-                    };
-                    (*a == child_side && *b == parent_side)
-                        || (*b == child_side && *a == parent_side)
-                })
-            });
-        // Two children of one parent join through it (`posts.author_id = follows.followee_id`).
-        let through_parent = shared_parent(scope.model, a, b);
-        if !follows_fk && !through_parent {
-            let at = conditions.get(i).map_or(scope.at, |c| scope.pos(c));
-            return Err(scope.err(
-                DesignErrorKind::NoForeignKeyPath,
-                at,
-                format!(
-                    "join `{}.{} = {}.{}` follows no foreign key of the model",
-                    a.entity, a.column, b.entity, b.column
-                ),
-            ));
-        }
-    }
-    for e in spec.entities.iter().skip(1) {
-        if !spec
-            .joins
-            .iter()
-            .any(|(a, b)| a.entity == *e || b.entity == *e)
-        {
-            return Err(scope.err(
-                DesignErrorKind::NoForeignKeyPath,
-                scope.at,
-                format!("`{e}` is joined without a condition"),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn shared_parent(model: &Model, a: &ColRef, b: &ColRef) -> bool {
-    let target = |c: &ColRef| {
-        model.entity(&c.entity).and_then(|e| {
-            e.foreign_keys
-                .iter()
-                .find(|fk| fk.columns.len() == 1 && fk.columns.first() == Some(&c.column))
-                .map(|fk| fk.table.clone())
-        })
-    };
-    matches!((target(a), target(b)), (Some(x), Some(y)) if x == y)
 }

@@ -163,10 +163,12 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         specs,
         errors: query_errors,
         transactions,
+        notes: query_notes,
     } = match input.queries_sql {
         Some(text) => parse_queries(&model, text)?,
         None => QueryList::default(),
     };
+    input_notes.extend(query_notes);
     crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text)?),

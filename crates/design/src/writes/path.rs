@@ -80,6 +80,17 @@ pub(super) fn plan_path(
             m.any_of.join(", ")
         ));
     }
+    if let Some(read) = &m.read_first {
+        let mut gives: Vec<String> = read.binds.iter().map(|c| format!("`{c}` (key)")).collect();
+        gives.extend(read.values.iter().map(|c| format!("`{c}` (new value)")));
+        notes.push(format!(
+            "reads first: `{}` ({}), which gives {} of the {}: PostgreSQL joined the tables in one statement, Cassandra writes by key",
+            read.name,
+            read.sql,
+            gives.join(", "),
+            m.kind.verb(),
+        ));
+    }
     let record = conditions::record_table(model, tables, &m.entity).map(|t| t.name.clone());
     super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
     order(ctx, &m, record.as_deref(), &mut statements);
