@@ -26,6 +26,7 @@ pub mod lookups;
 pub mod meaning;
 pub mod mutations;
 pub mod output;
+pub mod pgchecks;
 pub mod pgdump;
 pub mod pgshape;
 pub mod pgskip;

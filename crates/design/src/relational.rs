@@ -102,6 +102,9 @@ pub struct Model {
     /// `(table, column)` of the columns whose domain's CHECK lists the allowed
     /// values (`VALUE IN ('a', 'b')`): the domain's name and how many values.
     pub domain_sizes: std::collections::BTreeMap<(String, String), (String, usize)>,
+    /// `(table, column)` of the columns a table CHECK limits to listed values
+    /// (`CHECK (status IN ('a', 'b'))`): the constraint's name and how many values.
+    pub check_sizes: crate::pgchecks::CheckSizes,
 }
 
 impl Model {

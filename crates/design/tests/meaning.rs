@@ -400,3 +400,79 @@ UPDATE payments SET order_seq = $2 WHERE id = $1;
     );
     assert!(conditional > 0, "{:#?}", d.write_paths);
 }
+
+fn design_inline(model: &str, queries: &str) -> Design {
+    design(&DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    })
+    .unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
+
+fn off_path_reason(d: &Design, name: &str) -> Option<String> {
+    let q = query(d, name);
+    assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
+    q.off_path.as_ref().map(|o| o.reason.clone())
+}
+
+#[test]
+fn a_table_check_listing_values_is_a_tiny_domain_refused_below_the_threshold() {
+    // pg_dump prints `CHECK (status IN (…))` as `= ANY (ARRAY[…])`, with casts
+    // for a varchar column.
+    let labels: Vec<String> = (0..150).map(|i| format!("'r{i}'")).collect();
+    let model = format!(
+        "
+CREATE TYPE public.region AS ENUM ({});
+CREATE TABLE public.shipments (
+    shipment_id uuid NOT NULL,
+    state character varying(12) NOT NULL,
+    lane text NOT NULL,
+    region public.region NOT NULL,
+    weight_kg integer NOT NULL,
+    CONSTRAINT shipments_state_check CHECK (((state)::text = ANY ((ARRAY['packed'::character varying, 'shipped'::character varying, 'lost'::character varying])::text[]))),
+    CONSTRAINT shipments_weight_kg_check CHECK ((weight_kg > 0))
+);
+ALTER TABLE ONLY public.shipments ADD CONSTRAINT shipments_pkey PRIMARY KEY (shipment_id);
+ALTER TABLE public.shipments ADD CONSTRAINT shipments_lane_check CHECK ((lane = ANY (ARRAY['air'::text, 'sea'::text]))) NOT VALID;
+",
+        labels.join(", ")
+    );
+    let queries = "
+-- @name by_state @rate 5/s
+SELECT shipment_id FROM shipments WHERE state = $1;
+
+-- @name by_state_and_lane @rate 5/s
+SELECT shipment_id FROM shipments WHERE state = $1 AND lane = $2;
+
+-- @name by_region @rate 5/s
+SELECT shipment_id FROM shipments WHERE region = $1;
+
+-- @name by_weight @rate 5/s
+SELECT shipment_id FROM shipments WHERE weight_kg = $1;
+";
+    let d = design_inline(&model, queries);
+    let state = off_path_reason(&d, "by_state").unwrap_or_default();
+    assert!(
+        state.contains("`shipments.state` CHECK `shipments_state_check` lists 3 values")
+            && state.contains("at most 3 partitions, fewer than 100"),
+        "{state}"
+    );
+    let both = off_path_reason(&d, "by_state_and_lane").unwrap_or_default();
+    assert!(
+        both.contains("`shipments.lane` CHECK `shipments_lane_check` lists 2 values")
+            && both.contains("at most 6 partitions"),
+        "{both}"
+    );
+    assert_eq!(
+        off_path_reason(&d, "by_region"),
+        None,
+        "150 values: each partition holds under 1% of the rows"
+    );
+    assert_eq!(
+        off_path_reason(&d, "by_weight"),
+        None,
+        "a range CHECK lists no values"
+    );
+}

@@ -40,6 +40,12 @@ fn classes(spec: &SelectSpec, root: &str) -> Vec<Vec<ColRef>> {
     out
 }
 
+/// Fewer distinct values than this in a read's only equalities (booleans,
+/// enums, listed CHECK values) and the design refuses them as the partition
+/// key: a few partitions would hold every row. At 100 or more, each holds about
+/// 1% of the rows or less, and the sizing stage judges the partition as any other.
+pub const TINY_DOMAIN_PARTITIONS: usize = 100;
+
 /// When every equality of the read is on a column with a handful of values (a
 /// boolean, a `CREATE TYPE … AS ENUM`), each described with its number of
 /// values (`` `orders.status` enum `order_status`: 4 values ``); else `None`.
@@ -51,10 +57,17 @@ fn tiny_domains(model: &Model, spec: &SelectSpec) -> Option<Vec<(String, usize)>
             if attr.cql_type == "boolean" {
                 return Some((format!("`{}.{}` boolean: 2 values", c.entity, c.column), 2));
             }
-            if let Some((domain, n)) = model
-                .domain_sizes
-                .get(&(c.entity.clone(), c.column.clone()))
-            {
+            let at = (c.entity.clone(), c.column.clone());
+            if let Some((check, n)) = model.check_sizes.get(&at) {
+                return Some((
+                    format!(
+                        "`{}.{}` CHECK `{check}` lists {n} values",
+                        c.entity, c.column
+                    ),
+                    *n,
+                ));
+            }
+            if let Some((domain, n)) = model.domain_sizes.get(&at) {
                 return Some((
                     format!(
                         "`{}.{}` domain `{domain}`, its CHECK lists {n} values",
@@ -247,14 +260,25 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             alternative: "cache the result, or compute it by a periodic job; if it must be online, give the query a selective attribute".into(),
         });
     }
+    // A read ordered by time gets its partitions cut into time buckets by the
+    // sizing stage, so a tiny domain plus a bucket is bounded; without either,
+    // the domain alone is the whole partition key.
+    let time_ordered = spec
+        .order
+        .iter()
+        .any(|(c, _)| attr_type(model, c).is_some_and(|t| is_time(&t)));
     if time_range.is_none()
+        && !time_ordered
         && let Some(domains) = tiny_domains(model, spec)
+        && let partitions = domains
+            .iter()
+            .fold(1usize, |acc, (_, n)| acc.saturating_mul(*n))
+        && partitions < TINY_DOMAIN_PARTITIONS
     {
-        let partitions: usize = domains.iter().map(|(_, n)| *n).product();
         let names: Vec<String> = domains.iter().map(|(d, _)| d.clone()).collect();
         return Err(OffPath {
             reason: format!(
-                "only tiny-domain equalities ({}): as the partition key they would put every row in at most {partitions} partitions (the review's hot and unbounded partition); the design refuses such a key",
+                "only tiny-domain equalities ({}): as the partition key they would put every row in at most {partitions} partitions, fewer than {TINY_DOMAIN_PARTITIONS} (the review's hot and unbounded partition); the design refuses such a key",
                 names.join(", ")
             ),
             alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the column of the entity's table, read with a LIMIT, or a periodic job that writes the matching rows' ids into bucketed partitions".into(),
