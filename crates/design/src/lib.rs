@@ -18,6 +18,7 @@
 //! # Ok::<(), cqlmodel_design::DesignError>(())
 //! ```
 
+pub mod ann;
 pub mod chebotko;
 pub mod derive;
 pub mod error;

@@ -43,7 +43,9 @@ impl Meaning {
 
 /// Decides counters, read-modify-writes, compare-and-sets and claims, and
 /// rewrites the mutations accordingly (a read-modify-write gains its condition).
-pub fn decide(model: &Model, specs: &mut [QuerySpec]) -> Meaning {
+pub fn decide(model: &mut Model, specs: &mut [QuerySpec]) -> Meaning {
+    crate::ann::ann_orders(model, specs);
+    let model: &Model = model;
     let mut meaning = Meaning::default();
     optimistic_locks(specs, &mut meaning);
     increments(model, specs, &mut meaning);

@@ -292,6 +292,21 @@ pub fn select_cql(
         cql.push(' ');
         cql.push_str(&o);
     }
+    if let Some(v) = &spec.ann
+        && let Some(col) = t.column_of(v)
+    {
+        cql.push_str(&format!(" ORDER BY {} ANN OF ?", quote_ident(&col.name)));
+        let function = t
+            .ann
+            .iter()
+            .find(|(n, _)| *n == col.name)
+            .map_or("cosine", |(_, f)| f.as_str());
+        notes.push(crate::ann::read_note(
+            &col.name,
+            function,
+            spec.limit.unwrap_or_default(),
+        ));
+    }
     if let Some(l) = spec.limit {
         cql.push_str(&format!(" LIMIT {l}"));
     }

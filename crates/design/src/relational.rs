@@ -105,6 +105,9 @@ pub struct Model {
     /// `(table, column)` of the columns a table CHECK limits to listed values
     /// (`CHECK (status IN ('a', 'b'))`): the constraint's name and how many values.
     pub check_sizes: crate::pgchecks::CheckSizes,
+    /// `(table, column)` of the vector columns ANN reads rank by, and the SAI
+    /// similarity function their operator asks for (`cosine` for `<=>`).
+    pub vector_similarity: std::collections::BTreeMap<(String, String), String>,
 }
 
 impl Model {

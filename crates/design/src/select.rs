@@ -52,6 +52,9 @@ pub struct SelectSpec {
     pub ad_hoc: Vec<String>,
     /// ORDER BY terms that are not attributes (an aggregate's alias): sorted by the application.
     pub app_order: Vec<String>,
+    /// The vector column of a pgvector `ORDER BY col <-> $n LIMIT k`, when
+    /// the design serves it as `ORDER BY col ANN OF ? LIMIT k` (crate::ann).
+    pub ann: Option<ColRef>,
 }
 
 /// Resolves names against the statement's FROM list.

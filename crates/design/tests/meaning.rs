@@ -476,3 +476,72 @@ SELECT shipment_id FROM shipments WHERE weight_kg = $1;
         "a range CHECK lists no values"
     );
 }
+
+const PASSAGES: &str = "
+CREATE TABLE public.passages (
+    passage_id uuid NOT NULL,
+    book_id uuid NOT NULL,
+    body text NOT NULL,
+    embedding public.vector(4) NOT NULL
+);
+ALTER TABLE ONLY public.passages ADD CONSTRAINT passages_pkey PRIMARY KEY (passage_id);
+CREATE TABLE public.images (
+    image_id uuid NOT NULL,
+    album_id uuid NOT NULL,
+    features public.vector(3) NOT NULL
+);
+ALTER TABLE ONLY public.images ADD CONSTRAINT images_pkey PRIMARY KEY (image_id);
+";
+
+#[test]
+fn a_pgvector_nearest_neighbour_read_is_an_ann_read_on_an_sai_index_of_its_similarity() {
+    let queries = "
+-- @name similar_passages @rate 20/s
+SELECT p.passage_id, p.body FROM passages p WHERE p.book_id = $1 ORDER BY p.embedding <=> $2 LIMIT 10;
+
+-- @name similar_images @rate 5/s
+SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <#> $2 LIMIT 3;
+
+-- @name all_similar_images @rate 1/s
+SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <-> $2;
+";
+    let d = design_inline(PASSAGES, queries);
+    let similar = query(&d, "similar_passages");
+    assert_eq!(
+        similar.cql.as_deref(),
+        Some(
+            "SELECT passage_id, body FROM fx.passages_by_book WHERE book_id = ? ORDER BY embedding ANN OF ? LIMIT 10"
+        )
+    );
+    assert!(
+        similar
+            .notes
+            .iter()
+            .any(|n| n.contains("similarity_function 'cosine'")
+                && n.contains("`<=>` is pgvector's cosine distance")
+                && n.contains("at most 1000")),
+        "{:?}",
+        similar.notes
+    );
+    let images = query(&d, "similar_images");
+    assert_eq!(
+        images.cql.as_deref(),
+        Some(
+            "SELECT image_id FROM fx.images_by_album WHERE album_id = ? ORDER BY features ANN OF ? LIMIT 3"
+        )
+    );
+    let schema = d.schema_cql();
+    for index in [
+        "CREATE INDEX IF NOT EXISTS passages_by_book_embedding_ann ON fx.passages_by_book (embedding) USING 'sai' WITH OPTIONS = {'similarity_function': 'cosine'};",
+        "CREATE INDEX IF NOT EXISTS images_by_album_features_ann ON fx.images_by_album (features) USING 'sai' WITH OPTIONS = {'similarity_function': 'dot_product'};",
+    ] {
+        assert!(schema.contains(index), "{index}\n{schema}");
+    }
+    let no_limit = off_path_reason(&d, "all_similar_images").unwrap_or_default();
+    assert!(
+        no_limit.contains("Cassandra's ANN OF needs a LIMIT"),
+        "{no_limit}"
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+}

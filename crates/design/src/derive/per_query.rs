@@ -423,9 +423,16 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         ttl: None,
         classes: classes.clone(),
         ordered,
+        ann: Vec::new(),
     };
     let mut wanted: Vec<ColRef> = spec.projection.iter().map(|c| rep(&classes, c)).collect();
-    for extra in spec.group_by.iter().map(|c| rep(&classes, c)) {
+    // The vector an ANN read ranks by lives in its table (it is not returned).
+    for extra in spec
+        .group_by
+        .iter()
+        .chain(spec.ann.as_ref())
+        .map(|c| rep(&classes, c))
+    {
         if !wanted.contains(&extra) {
             wanted.push(extra);
         }
@@ -493,6 +500,7 @@ fn counter_table(
         ttl: None,
         classes: classes.to_vec(),
         ordered: 0,
+        ann: Vec::new(),
     };
     add_columns(model, &mut t, &[], &[]);
     let mut parts: Vec<KeyPart> = Vec::new();

@@ -174,7 +174,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
-    let meaning = crate::meaning::decide(&model, &mut specs);
+    let meaning = crate::meaning::decide(&mut model, &mut specs);
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
