@@ -545,3 +545,99 @@ SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <-> $2;
     let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
     assert!(errors.is_empty(), "the design's own review: {errors:#?}");
 }
+
+const ALBUMS: &str = "
+CREATE TABLE public.albums (
+    album_id uuid NOT NULL,
+    owner_id uuid NOT NULL,
+    title text NOT NULL
+);
+ALTER TABLE ONLY public.albums ADD CONSTRAINT albums_pkey PRIMARY KEY (album_id);
+CREATE TABLE public.photos (
+    photo_id uuid NOT NULL,
+    album_id uuid NOT NULL,
+    uploader_id uuid NOT NULL,
+    caption text
+);
+ALTER TABLE ONLY public.photos ADD CONSTRAINT photos_pkey PRIMARY KEY (photo_id);
+ALTER TABLE ONLY public.photos
+    ADD CONSTRAINT photos_album_id_fkey FOREIGN KEY (album_id) REFERENCES public.albums(album_id) ON DELETE CASCADE;
+";
+
+const ALBUM_QUERIES: &str = "
+-- @name photos_of_uploader @rate 50/s
+SELECT photo_id, caption FROM photos WHERE uploader_id = $1;
+
+-- @name photo @rate 100/s
+SELECT album_id, caption FROM photos WHERE photo_id = $1;
+
+-- @name add_photo @rate 20/s
+INSERT INTO photos (photo_id, album_id, uploader_id, caption) VALUES ($1, $2, $3, $4);
+
+-- @name delete_album @rate 1/s
+DELETE FROM albums WHERE album_id = $1;
+";
+
+#[test]
+fn a_cascade_with_no_table_of_the_children_gets_a_lookup_and_its_bound_from_the_statistics() {
+    let stats = "
+[table.albums]
+rows = 10_000
+
+[table.photos]
+rows = 500_000
+
+[table.photos.column.album_id]
+distinct = 10_000
+distribution = \"zipf(1.0)\"
+";
+    let d = design(&DesignInput {
+        keyspace: "fx",
+        model_sql: ALBUMS,
+        queries_sql: Some(ALBUM_QUERIES),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let lookup = d
+        .tables
+        .iter()
+        .find(|t| t.name == "photos_by_album")
+        .unwrap_or_else(|| {
+            panic!(
+                "no lookup: {:?}",
+                d.tables.iter().map(|t| &t.name).collect::<Vec<_>>()
+            )
+        });
+    assert!(
+        lookup.decisions.iter().any(|x| x.contains(
+            "added because deleting a `albums` deletes its `photos` rows (ON DELETE CASCADE), and no other table finds them by `album_id`"
+        )),
+        "{:?}",
+        lookup.decisions
+    );
+    // Kept by the child's insert: at 20 inserts a second the design makes it
+    // a materialized view of the photos' table, which Cassandra keeps.
+    let add = path(&d, "add_photo");
+    assert!(
+        add.notes
+            .iter()
+            .any(|n| n.contains("`photos_by_album` is a materialized view")),
+        "{:?}",
+        add.notes
+    );
+    let delete = path(&d, "delete_album");
+    let per_photo = on(delete, "photos_by_uploader");
+    assert!(
+        per_photo
+            .reads_first
+            .as_deref()
+            .is_some_and(|r| r.contains("from `photos_by_album` by the deleted `albums`'s key")),
+        "{per_photo:?}"
+    );
+    // zipf(1.0) over 10k albums: the hottest holds 1/H(10k) ≈ 10.2% of 500k photos.
+    let repeat = per_photo.repeat.as_deref().unwrap_or_default();
+    assert!(
+        repeat.contains("at most 51.1k rows per `albums` (stats: 500k rows; 10k distinct `album_id`, zipf(1); about 50 for the typical one)"),
+        "{repeat}"
+    );
+}

@@ -199,7 +199,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let mut tables = merge(candidates, &model);
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
-    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    crate::lookups::lookups_for_writes(&model, &specs, entity_stats.as_ref(), &mut tables);
     warnings.extend(crate::records::keep_every_write(
         &model,
         &specs,
