@@ -641,3 +641,78 @@ distribution = \"zipf(1.0)\"
         "{repeat}"
     );
 }
+
+#[test]
+fn an_update_that_takes_a_row_out_of_a_partial_unique_index_releases_its_claim() {
+    let model = "
+CREATE TABLE public.accounts (
+    account_id uuid NOT NULL,
+    email text NOT NULL,
+    full_name text NOT NULL,
+    closed_at timestamp with time zone
+);
+ALTER TABLE ONLY public.accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_id);
+CREATE UNIQUE INDEX accounts_open_email ON public.accounts USING btree (email) WHERE (closed_at IS NULL);
+";
+    let queries = "
+-- @name sign_up @rate 5/s
+INSERT INTO accounts (account_id, email, full_name) VALUES ($1, $2, $3);
+
+-- @name account_by_email @rate 50/s
+SELECT account_id, full_name FROM accounts WHERE email = $1;
+
+-- @name account @rate 50/s
+SELECT email, full_name, closed_at FROM accounts WHERE account_id = $1;
+
+-- @name close_account @rate 1/s
+UPDATE accounts SET closed_at = $2 WHERE account_id = $1;
+
+-- @name rename @rate 1/s
+UPDATE accounts SET full_name = $2 WHERE account_id = $1;
+";
+    let d = design_inline(model, queries);
+    let close = path(&d, "close_account");
+    let release = close
+        .statements
+        .iter()
+        .find(|s| s.cql.starts_with("DELETE FROM fx.accounts_by_email"))
+        .unwrap_or_else(|| panic!("no release: {:#?}", close.statements));
+    assert_eq!(
+        release.cql,
+        "DELETE FROM fx.accounts_by_email WHERE email = ? IF account_id = ?"
+    );
+    assert!(release.lwt);
+    assert!(
+        release.only_when.as_deref().is_some_and(|w| w
+            .contains("no longer matches `WHERE (closed_at IS NULL)`")
+            || w.contains("no longer matches `WHERE closed_at IS NULL`")),
+        "{:?}",
+        release.only_when
+    );
+    assert_eq!(
+        close.statements.last().map(|s| s.cql.as_str()),
+        Some(release.cql.as_str()),
+        "the release runs last"
+    );
+    assert!(
+        close
+            .notes
+            .iter()
+            .any(|n| n.contains("partial unique index `accounts_open_email`")
+                && n.contains("setting `closed_at`")),
+        "{:?}",
+        close.notes
+    );
+    // An update of another column leaves the claim alone.
+    let rename = path(&d, "rename");
+    assert!(
+        rename
+            .statements
+            .iter()
+            .all(|s| !s.cql.starts_with("DELETE")),
+        "{:#?}",
+        rename.statements
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+}

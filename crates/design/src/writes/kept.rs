@@ -128,7 +128,7 @@ pub(super) fn normalized_keys(
     }
 }
 
-fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
+pub(super) fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
     let cols: Vec<&str> = t
         .partition_key
         .iter()

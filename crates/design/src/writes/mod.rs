@@ -10,6 +10,7 @@ mod defaults;
 mod fan_out;
 mod kept;
 mod mechanisms;
+mod partial;
 mod path;
 mod presence;
 mod ranges;
