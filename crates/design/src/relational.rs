@@ -89,6 +89,33 @@ impl Entity {
     }
 }
 
+/// How PostgreSQL compared a unique key, when not byte for byte.
+pub fn normalization(e: &Entity, key: &[String]) -> Option<String> {
+    if let Some(ix) = e
+        .unique_indexes
+        .iter()
+        .find(|ix| ix.columns == key && !ix.expressions.is_empty())
+    {
+        return Some(format!(
+            "PostgreSQL's unique index `{}` is on `{}`",
+            ix.name,
+            ix.expressions.join("`, `")
+        ));
+    }
+    let folded: Vec<String> = key
+        .iter()
+        .filter(|c| e.attribute(c).is_some_and(|a| a.case_insensitive))
+        .map(|c| format!("`{c}`"))
+        .collect();
+    (!folded.is_empty()).then(|| {
+        format!(
+            "{} compare{} without case in PostgreSQL (citext or a nondeterministic collation)",
+            folded.join(", "),
+            if folded.len() == 1 { "s" } else { "" }
+        )
+    })
+}
+
 /// The whole model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {

@@ -89,6 +89,30 @@ fn blog_case_insensitive_uniques_are_claimed_normalized() {
     let slug = on(publish, "posts_by_slug");
     assert!(slug.cql.ends_with("IF NOT EXISTS"), "{}", slug.cql);
     assert!(slug.reason.contains("lower(slug)"), "{}", slug.reason);
+    // The reads of those tables bind the normalized value too.
+    for (read, said) in [
+        ("login", "compares without case"),
+        ("profile", "`username` compares without case"),
+        (
+            "post_by_slug",
+            "unique index `posts_slug_lower` is on `lower(slug)`",
+        ),
+    ] {
+        let q = d.queries.iter().find(|q| q.name == read);
+        let notes = q.map(|q| q.notes.clone()).unwrap_or_default();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains(said) && n.contains("bind the normalized (lower-cased)")),
+            "{read}: {notes:?}"
+        );
+    }
+    let by_post = d.queries.iter().find(|q| q.name == "comments_of_post");
+    assert!(
+        by_post.is_some_and(|q| q.notes.iter().all(|n| !n.contains("normalized"))),
+        "a read by id binds no normalized value: {:?}",
+        by_post.map(|q| &q.notes)
+    );
 }
 
 #[test]

@@ -268,6 +268,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             rows_pp,
         ));
     }
+    crate::reads::normalized_reads(&model, &tables, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
     let write_paths = write_paths(
