@@ -75,6 +75,12 @@ pub fn select_cql(
             spec.app_order.join(", ")
         ));
     }
+    if let Some(x) = &spec.count_distinct {
+        notes.push(format!(
+            "counts the set's partition: one row per distinct `{}`, so the read touches as many rows as there are distinct values of the key",
+            x.column
+        ));
+    }
     let counter = t.kind == crate::derive::TableKind::Counter;
     if counter {
         for (f, arg) in &spec.aggregates {

@@ -302,22 +302,54 @@ fn a_foreign_keys_distinct_count_defaults_to_the_parents_rows() {
 }
 
 #[test]
-fn count_distinct_is_not_a_counter_of_rows() {
+fn count_distinct_is_a_set_of_the_values_whose_partition_is_counted() {
     let mut q = fixture("queries.sql");
     q.push_str("\n-- @name kinds_of_events @rate 5/s\nSELECT count(DISTINCT kind) FROM events WHERE username = $1;\n");
+    q.push_str("\n-- @name forget_event @rate 1/s\nDELETE FROM events WHERE username = $1 AND happened_at = $2;\n");
     let d = shop_with(&q);
     let plan = query(&d, "kinds_of_events");
-    let table = d
-        .tables
-        .iter()
-        .find(|t| Some(&t.name) == plan.table.as_ref())
-        .unwrap_or_else(|| panic!("no table for kinds_of_events"));
-    assert_ne!(table.kind, cqlmodel_design::derive::TableKind::Counter);
+    assert_eq!(
+        plan.cql.as_deref(),
+        Some("SELECT count(kind) FROM shop.event_kinds_by_username WHERE username = ?")
+    );
     assert!(
-        plan.notes.iter().any(|n| n.contains("distinct")),
+        plan.notes
+            .iter()
+            .any(|n| n.contains("one row per distinct `kind`")),
         "{:?}",
         plan.notes
     );
+    let set = d
+        .tables
+        .iter()
+        .find(|t| t.name == "event_kinds_by_username")
+        .unwrap_or_else(|| panic!("no set table"));
+    assert_eq!(set.kind, cqlmodel_design::derive::TableKind::Table);
+    assert!(
+        set.decisions
+            .iter()
+            .any(|x| x.contains("one row per value") && x.contains("Chosen over a counter gated")),
+        "{:?}",
+        set.decisions
+    );
+    // Every event writes its kind (an upsert: a second event of a kind is the
+    // same row); a delete leaves the value, which other events may still hold.
+    assert_eq!(
+        on(path(&d, "record_event"), "event_kinds_by_username").cql,
+        "INSERT INTO shop.event_kinds_by_username (username, kind) VALUES (?, ?)"
+    );
+    let forget = path(&d, "forget_event");
+    assert!(forget.statements.iter().all(|s| s.table != set.name));
+    assert!(
+        forget
+            .notes
+            .iter()
+            .any(|n| n.contains("holds the distinct values")),
+        "{:?}",
+        forget.notes
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
 }
 
 #[test]

@@ -288,6 +288,9 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     let grain = grain_of(model, spec, &classes(spec, &first));
     let root = row_entity(spec, &grain);
     let classes = classes(spec, &root);
+    if let Some(x) = &spec.count_distinct {
+        return Ok(value_set(model, q, spec, &classes, root, grain, x));
+    }
     if is_counter_query(model, spec) {
         return Ok(counter_table(model, q, spec, &classes, root, grain));
     }
@@ -439,6 +442,72 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     }
     add_columns(model, &mut table, &wanted, &by_partition);
     Ok(table)
+}
+
+/// The set of distinct `x` per key of a `count(DISTINCT x)`: the equalities
+/// are the partition key, `x` the only clustering column, so rows with the
+/// same value are one row and the partition's row count is the answer.
+fn value_set(
+    model: &Model,
+    q: &QuerySpec,
+    spec: &SelectSpec,
+    classes: &[Vec<ColRef>],
+    root: String,
+    grain: Vec<String>,
+    x: &ColRef,
+) -> TableDesign {
+    let mut partition_key = Vec::new();
+    for (c, _) in &spec.equalities {
+        let r = rep(classes, c);
+        if !partition_key.contains(&KeyPart::Attr(r.clone())) {
+            partition_key.push(KeyPart::Attr(r));
+        }
+    }
+    let value = rep(classes, x);
+    let keys: Vec<String> = partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) => Some(format!("`{}`", a.column)),
+            _ => None,
+        })
+        .collect();
+    // `event_kinds_by_username`: the name says it holds values, not rows.
+    let name = q.table.clone().unwrap_or_else(|| {
+        let by: Vec<String> = keys
+            .iter()
+            .map(|k| k.trim_matches('`').to_string())
+            .collect();
+        super::fit_name(&format!(
+            "{}_{}s_by_{}",
+            super::singular(&root),
+            value.column,
+            by.join("_and_")
+        ))
+    });
+    let mut t = TableDesign {
+        name,
+        entity: root,
+        grain,
+        kind: TableKind::Table,
+        partition_key,
+        clustering: vec![(KeyPart::Attr(value.clone()), false)],
+        columns: Vec::new(),
+        queries: vec![q.name.clone()],
+        decisions: vec![format!(
+            "{}'s `count(DISTINCT {c})`: a set of the distinct `{c}` per {}, one row per value (rows with the same `{c}` write one row), so counting the partition counts the distinct values; not a counter, which would count every row, nor a read of every row of the key. Chosen over a counter gated by the set's INSERT … IF NOT EXISTS, which reads one cell but costs a Paxos round per insert and drifts on deletes just the same",
+            q.name,
+            keys.join(", "),
+            c = value.column
+        )],
+        compaction: String::new(),
+        compaction_reason: String::new(),
+        ttl: None,
+        classes: classes.to_vec(),
+        ordered: 1,
+        ann: Vec::new(),
+    };
+    add_columns(model, &mut t, &[], &[]);
+    t
 }
 
 /// `count(*)` (or `count(col)`) of the rows matching equalities only: a read
