@@ -63,7 +63,7 @@ pub fn ann_orders(model: &mut Model, specs: &mut [QuerySpec]) {
         }
         model.vector_similarity.insert(key, function.to_string());
         spec.ad_hoc.remove(i);
-        spec.ann = Some(column);
+        spec.ann = Some(Box::new(column));
     }
 }
 

@@ -96,7 +96,7 @@ fn distinct_sets(specs: &mut [QuerySpec]) {
         let x = x.clone();
         s.app_order.remove(i);
         s.group_by.clear();
-        s.count_distinct = Some(x);
+        s.count_distinct = Some(Box::new(x));
     }
 }
 

@@ -54,10 +54,10 @@ pub struct SelectSpec {
     pub app_order: Vec<String>,
     /// The vector column of a pgvector `ORDER BY col <-> $n LIMIT k`, when
     /// the design serves it as `ORDER BY col ANN OF ? LIMIT k` (crate::ann).
-    pub ann: Option<ColRef>,
+    pub ann: Option<Box<ColRef>>,
     /// `count(DISTINCT x)` by key: served by a set of the distinct `x` per key
     /// whose partition is counted (decided in crate::meaning).
-    pub count_distinct: Option<ColRef>,
+    pub count_distinct: Option<Box<ColRef>>,
 }
 
 /// Resolves names against the statement's FROM list.

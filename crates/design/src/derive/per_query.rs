@@ -433,7 +433,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     for extra in spec
         .group_by
         .iter()
-        .chain(spec.ann.as_ref())
+        .chain(spec.ann.as_deref())
         .map(|c| rep(&classes, c))
     {
         if !wanted.contains(&extra) {
