@@ -95,12 +95,7 @@ pub fn ensure_lookup(
 /// names it by primary key while one of its tables is keyed by other
 /// attributes (the old values are read first), and a parent whose attributes
 /// its children's tables copy (read when a child is written).
-pub fn lookups_for_writes(
-    model: &Model,
-    specs: &[QuerySpec],
-    stats: Option<&cqlmodel_stats::Stats>,
-    tables: &mut Vec<TableDesign>,
-) {
+pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<TableDesign>) {
     let mutations: Vec<(MutationKind, String, Vec<String>)> = specs
         .iter()
         .filter_map(|q| match &q.body {
@@ -167,7 +162,6 @@ pub fn lookups_for_writes(
     for (entity, why) in needed {
         ensure_lookup(model, &entity, tables, &why);
     }
-    children_lookups(model, &mutations, stats, tables);
 }
 
 /// Tables that list a child's keys by its reference to the parent, added where
@@ -175,19 +169,28 @@ pub fn lookups_for_writes(
 /// in tables keyed otherwise and no designed table finds them by the
 /// reference: without one, the cascade would delete rows no table can find.
 /// The child's insert and delete paths keep the lookup like any table of it.
-fn children_lookups(
+/// Runs once every table of the entities exists (after the canonical tables
+/// that keep every write), since those are the ones a cascade must reach.
+pub fn cascade_lookups(
     model: &Model,
-    mutations: &[(MutationKind, String, Vec<String>)],
+    specs: &[QuerySpec],
     stats: Option<&cqlmodel_stats::Stats>,
     tables: &mut Vec<TableDesign>,
 ) {
+    let mutations: Vec<(MutationKind, String, Vec<String>)> = specs
+        .iter()
+        .filter_map(|q| match &q.body {
+            Body::Mutation(m) => Some((m.kind, m.entity.clone(), m.key.clone())),
+            _ => None,
+        })
+        .collect();
     let inserted = |e: &str| {
         mutations.is_empty()
             || mutations
                 .iter()
                 .any(|(k, x, _)| *k == MutationKind::Insert && x == e)
     };
-    for (kind, root, key) in mutations {
+    for (kind, root, key) in &mutations {
         if *kind != MutationKind::Delete || key.is_empty() {
             continue;
         }

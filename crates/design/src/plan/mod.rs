@@ -199,13 +199,14 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     let mut tables = merge(candidates, &model);
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
-    crate::lookups::lookups_for_writes(&model, &specs, entity_stats.as_ref(), &mut tables);
+    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
     warnings.extend(crate::records::keep_every_write(
         &model,
         &specs,
         &meaning,
         &mut tables,
     ));
+    crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
