@@ -18,6 +18,7 @@
 //! # Ok::<(), cqlmodel_design::DesignError>(())
 //! ```
 
+pub mod ann;
 pub mod chebotko;
 pub mod derive;
 pub mod error;
@@ -26,6 +27,7 @@ pub mod lookups;
 pub mod meaning;
 pub mod mutations;
 pub mod output;
+pub mod pgchecks;
 pub mod pgdump;
 pub mod pgshape;
 pub mod pgskip;

@@ -3,9 +3,11 @@
 //! its parent) or a salted key lost its one-partition path, some table must
 //! serve a read of the entity by its primary key.
 
-use crate::derive::{Role, TableDesign, TableKind, add_columns, candidate_names, class_of};
+use crate::derive::{
+    KeyPart, Role, TableDesign, TableKind, add_columns, candidate_names, class_of,
+};
 use crate::querylist::{Body, MutationKind, QuerySpec};
-use crate::relational::{Entity, Model};
+use crate::relational::{Entity, Model, OnDelete};
 use crate::select::ColRef;
 
 fn attr(e: &Entity, column: &str) -> ColRef {
@@ -160,4 +162,146 @@ pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<T
     for (entity, why) in needed {
         ensure_lookup(model, &entity, tables, &why);
     }
+}
+
+/// Tables that list a child's keys by its reference to the parent, added where
+/// a parent's delete cascades (`ON DELETE CASCADE` / `SET NULL`) to child rows
+/// in tables keyed otherwise and no designed table finds them by the
+/// reference: without one, the cascade would delete rows no table can find.
+/// The child's insert and delete paths keep the lookup like any table of it.
+/// Runs once every table of the entities exists (after the canonical tables
+/// that keep every write), since those are the ones a cascade must reach.
+pub fn cascade_lookups(
+    model: &Model,
+    specs: &[QuerySpec],
+    stats: Option<&cqlmodel_stats::Stats>,
+    tables: &mut Vec<TableDesign>,
+) {
+    let mutations: Vec<(MutationKind, String, Vec<String>)> = specs
+        .iter()
+        .filter_map(|q| match &q.body {
+            Body::Mutation(m) => Some((m.kind, m.entity.clone(), m.key.clone())),
+            _ => None,
+        })
+        .collect();
+    let inserted = |e: &str| {
+        mutations.is_empty()
+            || mutations
+                .iter()
+                .any(|(k, x, _)| *k == MutationKind::Insert && x == e)
+    };
+    for (kind, root, key) in &mutations {
+        if *kind != MutationKind::Delete || key.is_empty() {
+            continue;
+        }
+        let mut parents = vec![(root.clone(), 0usize)];
+        let mut visited = vec![root.clone()];
+        while let Some((parent, depth)) = parents.pop() {
+            for child in &model.entities {
+                for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
+                    let Some(action) = fk.on_delete else { continue };
+                    if visited.contains(&child.name) || depth >= CASCADE_DEPTH {
+                        continue;
+                    }
+                    // Rows that expire by TTL are left to expire by the
+                    // cascade; rows no insert writes would never be listed.
+                    if !expires(stats, &child.name) && inserted(&child.name) {
+                        children_lookup(model, &parent, child, &fk.columns, action, tables);
+                    }
+                    if action == OnDelete::Cascade {
+                        visited.push(child.name.clone());
+                        parents.push((child.name.clone(), depth + 1));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// True when the statistics give the entity a retention: its tables get a TTL.
+fn expires(stats: Option<&cqlmodel_stats::Stats>, entity: &str) -> bool {
+    stats
+        .and_then(|s| s.tables.get(&crate::plan::entity_key(entity)))
+        .is_some_and(|t| matches!(t.retention, cqlmodel_stats::Retention::Seconds(_)))
+}
+
+/// Adds the lookup of `child` by `fk` when a table holds its rows under
+/// another key (one delete per child row) and none finds them by `fk`.
+fn children_lookup(
+    model: &Model,
+    parent: &str,
+    child: &Entity,
+    fk: &[String],
+    action: OnDelete,
+    tables: &mut Vec<TableDesign>,
+) {
+    let by_reference = |t: &TableDesign| {
+        t.partition_key.len() == fk.len()
+            && t.partition_key.iter().all(|p| {
+                matches!(p, KeyPart::Attr(a) if a.entity == child.name && fk.contains(&a.column))
+            })
+    };
+    let holds = |t: &TableDesign| {
+        t.grain.contains(&child.name) && !matches!(t.kind, TableKind::View { .. })
+    };
+    let per_row = tables.iter().any(|t| holds(t) && !by_reference(t));
+    let found = tables
+        .iter()
+        .any(|t| holds(t) && t.grain.len() == 1 && t.kind == TableKind::Table && by_reference(t));
+    if !per_row || found {
+        return;
+    }
+    let (verb, word) = match action {
+        OnDelete::Cascade => ("deletes", "CASCADE"),
+        OnDelete::SetNull => ("detaches", "SET NULL"),
+    };
+    let why = format!(
+        "deleting a `{parent}` {verb} its `{}` rows (ON DELETE {word}), and no other table finds them by `{}`",
+        child.name,
+        fk.join(", ")
+    );
+    add_children_lookup(model, child, fk, &why, tables);
+}
+
+/// As deep as the cascade's write path plans (crate::writes::cascade).
+const CASCADE_DEPTH: usize = 3;
+
+/// `<child>_by_<reference>`: one partition per parent, one row per child,
+/// keys only.
+fn add_children_lookup(
+    model: &Model,
+    child: &Entity,
+    fk: &[String],
+    why: &str,
+    tables: &mut Vec<TableDesign>,
+) {
+    let mut t = crate::writes::by_primary_key(model, child);
+    t.partition_key = fk.iter().map(|c| KeyPart::Attr(attr(child, c))).collect();
+    t.clustering = child
+        .primary_key
+        .iter()
+        .filter(|c| !fk.contains(c))
+        .map(|c| (KeyPart::Attr(attr(child, c)), false))
+        .collect();
+    t.columns.clear();
+    add_columns(model, &mut t, &[], &[]);
+    t.decisions = vec![format!(
+        "added because {why}: one partition per `{}` lists its `{}` keys ({}), so the delete path reads them in one partition; `{}`'s own writes keep it",
+        fk.join(", "),
+        child.name,
+        child.primary_key.join(", "),
+        child.name
+    )];
+    let base = candidate_names(&t)
+        .first()
+        .cloned()
+        .unwrap_or_else(|| format!("{}_by_{}", child.name, fk.join("_")));
+    let mut name = base.clone();
+    let mut n = 2;
+    while tables.iter().any(|x| x.name == name) {
+        name = crate::derive::fit_name(&format!("{base}_{n}"));
+        n += 1;
+    }
+    t.name = name;
+    tables.push(t);
 }

@@ -43,7 +43,10 @@ impl Meaning {
 
 /// Decides counters, read-modify-writes, compare-and-sets and claims, and
 /// rewrites the mutations accordingly (a read-modify-write gains its condition).
-pub fn decide(model: &Model, specs: &mut [QuerySpec]) -> Meaning {
+pub fn decide(model: &mut Model, specs: &mut [QuerySpec]) -> Meaning {
+    crate::ann::ann_orders(model, specs);
+    distinct_sets(specs);
+    let model: &Model = model;
     let mut meaning = Meaning::default();
     optimistic_locks(specs, &mut meaning);
     increments(model, specs, &mut meaning);
@@ -67,6 +70,33 @@ fn patches(specs: &mut [QuerySpec], meaning: &mut Meaning) {
                 cols.join(", ")
             ),
         );
+    }
+}
+
+/// `count(DISTINCT x) … WHERE <key> = $1`: not a counter of rows (a second
+/// row with the same `x` must not count) and not a scan of every row of the
+/// key: a set of the distinct `x` per key, one row per value, whose partition
+/// is counted (crate::derive builds it, the writes keep it).
+fn distinct_sets(specs: &mut [QuerySpec]) {
+    for q in specs.iter_mut() {
+        let Body::Select(s) = &mut q.body else {
+            continue;
+        };
+        let marker = s.app_order.iter().position(|o| o.contains("(DISTINCT …)"));
+        let (Some(i), [(f, Some(x))]) = (marker, s.aggregates.as_slice()) else {
+            continue;
+        };
+        if f != "count"
+            || s.group_by != [x.clone()]
+            || s.equalities.is_empty()
+            || !s.ranges.is_empty()
+        {
+            continue;
+        }
+        let x = x.clone();
+        s.app_order.remove(i);
+        s.group_by.clear();
+        s.count_distinct = Some(Box::new(x));
     }
 }
 

@@ -95,6 +95,7 @@ pub(crate) fn shape(g: Gathered) -> Shape {
             ));
         }
         generated_columns(&ct, *at, &mut s);
+        crate::pgchecks::of_table(&ct, &mut s.model.check_sizes);
         s.model.entities.push(e);
     }
     for (why, (columns, at)) in type_notes {
@@ -307,6 +308,7 @@ fn apply_constraints(s: &mut Shape, g: &Gathered, children: &HashMap<&str, &str>
             continue;
         };
         add_constraint(e, constraint);
+        crate::pgchecks::of_constraint(table, constraint, &mut s.model.check_sizes);
     }
     // A foreign key to a partition means its parent.
     for e in &mut s.model.entities {

@@ -135,7 +135,7 @@ pub fn mapping_note(pg: &str) -> Option<&'static str> {
         "time with time zone" | "timetz" => "time with time zone → time: the offset is lost",
         "bit" | "bit varying" | "varbit" => "bit string → text of 0 and 1",
         "vector" => {
-            "pgvector vector(n) → vector<float, n>: every designed table that holds it gets an SAI index on it in schema.cql (CREATE INDEX … USING 'sai'), so ANN reads (ORDER BY col ANN OF ? LIMIT k) work; a query's pgvector `<->` is not translated and stays off path"
+            "pgvector vector(n) → vector<float, n>: every designed table that holds it gets an SAI index on it in schema.cql (CREATE INDEX … USING 'sai'), so ANN reads (ORDER BY col ANN OF ? LIMIT k) work; a read's `ORDER BY col <-> $1 LIMIT k` (or `<=>`, `<#>`) becomes that ANN read, and its operator the index's similarity function"
         }
         "oid" | "regclass" | "regtype" | "regproc" | "pg_lsn" | "txid_snapshot" | "pg_snapshot" => {
             "PostgreSQL system type → a plain value: its meaning inside PostgreSQL does not carry over"

@@ -75,6 +75,12 @@ pub fn select_cql(
             spec.app_order.join(", ")
         ));
     }
+    if let Some(x) = &spec.count_distinct {
+        notes.push(format!(
+            "counts the set's partition: one row per distinct `{}`, so the read touches as many rows as there are distinct values of the key",
+            x.column
+        ));
+    }
     let counter = t.kind == crate::derive::TableKind::Counter;
     if counter {
         for (f, arg) in &spec.aggregates {
@@ -292,6 +298,21 @@ pub fn select_cql(
         cql.push(' ');
         cql.push_str(&o);
     }
+    if let Some(v) = &spec.ann
+        && let Some(col) = t.column_of(v)
+    {
+        cql.push_str(&format!(" ORDER BY {} ANN OF ?", quote_ident(&col.name)));
+        let function = t
+            .ann
+            .iter()
+            .find(|(n, _)| *n == col.name)
+            .map_or("cosine", |(_, f)| f.as_str());
+        notes.push(crate::ann::read_note(
+            &col.name,
+            function,
+            spec.limit.unwrap_or_default(),
+        ));
+    }
     if let Some(l) = spec.limit {
         cql.push_str(&format!(" LIMIT {l}"));
     }
@@ -354,4 +375,50 @@ fn keyset_slice(
             vec!["?"; names.len()].join(", ")
         )
     })
+}
+
+/// Reads of a table keyed by a unique value PostgreSQL compared without case
+/// (`lower(email)` indexes, citext, nondeterministic collations): the claim
+/// is on the normalized value, so the read binds it normalized too, or it
+/// misses the row that `Alice@x` claimed when asked for `alice@x`.
+pub fn normalized_reads(
+    model: &crate::relational::Model,
+    tables: &[TableDesign],
+    queries: &mut [QueryPlan],
+) {
+    for q in queries.iter_mut() {
+        let Some(t) = q
+            .table
+            .as_ref()
+            .and_then(|name| tables.iter().find(|t| t.name == *name))
+        else {
+            continue;
+        };
+        let Some(e) = model.entity(&t.entity) else {
+            continue;
+        };
+        let key: Vec<String> = t
+            .partition_key
+            .iter()
+            .filter_map(|p| match p {
+                KeyPart::Attr(a) if a.entity == e.name => Some(a.column.clone()),
+                _ => None,
+            })
+            .collect();
+        if key.is_empty() || key.len() != t.partition_key.len() {
+            continue;
+        }
+        let Some(how) = e
+            .uniques
+            .iter()
+            .filter(|u| u.iter().all(|c| key.contains(c)) && u.len() == key.len())
+            .find_map(|u| crate::relational::normalization(e, u))
+        else {
+            continue;
+        };
+        q.notes.push(format!(
+            "{how}: bind the normalized (lower-cased) `{}`, as the writes stored and claimed it; a value bound as typed misses rows written in another case",
+            key.join("`, `")
+        ));
+    }
 }

@@ -311,6 +311,7 @@ fn counter_table(e: &Entity, columns: &[String], tables: &mut Vec<TableDesign>) 
         ttl: None,
         classes: Vec::new(),
         ordered: 0,
+        ann: Vec::new(),
     };
     t.decisions.push(
         "a counter is not idempotent: a retried increment may count twice, so retry only when the write certainly failed".into(),

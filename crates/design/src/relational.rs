@@ -89,6 +89,33 @@ impl Entity {
     }
 }
 
+/// How PostgreSQL compared a unique key, when not byte for byte.
+pub fn normalization(e: &Entity, key: &[String]) -> Option<String> {
+    if let Some(ix) = e
+        .unique_indexes
+        .iter()
+        .find(|ix| ix.columns == key && !ix.expressions.is_empty())
+    {
+        return Some(format!(
+            "PostgreSQL's unique index `{}` is on `{}`",
+            ix.name,
+            ix.expressions.join("`, `")
+        ));
+    }
+    let folded: Vec<String> = key
+        .iter()
+        .filter(|c| e.attribute(c).is_some_and(|a| a.case_insensitive))
+        .map(|c| format!("`{c}`"))
+        .collect();
+    (!folded.is_empty()).then(|| {
+        format!(
+            "{} compare{} without case in PostgreSQL (citext or a nondeterministic collation)",
+            folded.join(", "),
+            if folded.len() == 1 { "s" } else { "" }
+        )
+    })
+}
+
 /// The whole model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
@@ -102,6 +129,12 @@ pub struct Model {
     /// `(table, column)` of the columns whose domain's CHECK lists the allowed
     /// values (`VALUE IN ('a', 'b')`): the domain's name and how many values.
     pub domain_sizes: std::collections::BTreeMap<(String, String), (String, usize)>,
+    /// `(table, column)` of the columns a table CHECK limits to listed values
+    /// (`CHECK (status IN ('a', 'b'))`): the constraint's name and how many values.
+    pub check_sizes: crate::pgchecks::CheckSizes,
+    /// `(table, column)` of the vector columns ANN reads rank by, and the SAI
+    /// similarity function their operator asks for (`cosine` for `<=>`).
+    pub vector_similarity: std::collections::BTreeMap<(String, String), String>,
 }
 
 impl Model {

@@ -55,8 +55,15 @@ pub fn table_cql(keyspace: &str, t: &TableDesign) -> String {
 fn ann_indexes_cql(keyspace: &str, t: &TableDesign) -> String {
     let mut s = String::new();
     for c in t.columns.iter().filter(|c| is_ann_column(c)) {
+        // The similarity function its ANN reads rank by; none read: SAI's default.
+        let options = t
+            .ann
+            .iter()
+            .find(|(n, _)| *n == c.name)
+            .map(|(_, f)| format!(" WITH OPTIONS = {{'similarity_function': '{f}'}}"))
+            .unwrap_or_default();
         s.push_str(&format!(
-            "-- ANN reads of `{col}` (ORDER BY {col} ANN OF ? LIMIT k) need this SAI index.\nCREATE INDEX IF NOT EXISTS {index} ON {}.{} ({col}) USING 'sai';\n",
+            "-- ANN reads of `{col}` (ORDER BY {col} ANN OF ? LIMIT k) need this SAI index.\nCREATE INDEX IF NOT EXISTS {index} ON {}.{} ({col}) USING 'sai'{options};\n",
             quote_ident(keyspace),
             quote_ident(&t.name),
             col = quote_ident(&c.name),

@@ -36,6 +36,12 @@ pub struct SelectSpec {
     pub ad_hoc: Vec<String>,
     /// ORDER BY terms that are not attributes (an aggregate's alias): sorted by the application.
     pub app_order: Vec<String>,
+    /// The vector column of a pgvector `ORDER BY col <-> $n LIMIT k`, when
+    /// the design serves it as `ORDER BY col ANN OF ? LIMIT k` (crate::ann).
+    pub ann: Option<Box<ColRef>>,
+    /// `count(DISTINCT x)` by key: served by a set of the distinct `x` per key
+    /// whose partition is counted (decided in crate::meaning).
+    pub count_distinct: Option<Box<ColRef>>,
 }
 
 pub(crate) fn push_unique(v: &mut Vec<ColRef>, c: ColRef) {

@@ -89,6 +89,30 @@ fn blog_case_insensitive_uniques_are_claimed_normalized() {
     let slug = on(publish, "posts_by_slug");
     assert!(slug.cql.ends_with("IF NOT EXISTS"), "{}", slug.cql);
     assert!(slug.reason.contains("lower(slug)"), "{}", slug.reason);
+    // The reads of those tables bind the normalized value too.
+    for (read, said) in [
+        ("login", "compares without case"),
+        ("profile", "`username` compares without case"),
+        (
+            "post_by_slug",
+            "unique index `posts_slug_lower` is on `lower(slug)`",
+        ),
+    ] {
+        let q = d.queries.iter().find(|q| q.name == read);
+        let notes = q.map(|q| q.notes.clone()).unwrap_or_default();
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains(said) && n.contains("bind the normalized (lower-cased)")),
+            "{read}: {notes:?}"
+        );
+    }
+    let by_post = d.queries.iter().find(|q| q.name == "comments_of_post");
+    assert!(
+        by_post.is_some_and(|q| q.notes.iter().all(|n| !n.contains("normalized"))),
+        "a read by id binds no normalized value: {:?}",
+        by_post.map(|q| &q.notes)
+    );
 }
 
 #[test]
@@ -151,10 +175,23 @@ fn blog_delete_cascades_to_every_table_of_the_children() {
             .as_deref()
             .is_some_and(|r| r.contains("ON DELETE CASCADE"))
     );
+    // No read lists favorites by post: the design adds that lookup, which the
+    // delete reads. At 30 favorites a second it is a materialized view of the
+    // favorites' table: Cassandra keeps it, on insert and on the deletes above.
+    assert_eq!(
+        fav.reads_first.as_deref(),
+        Some("the `favorites` keys, from `favorites_by_post` by the deleted `posts`'s key")
+    );
+    let lookup = d.tables.iter().find(|t| t.name == "favorites_by_post");
     assert!(
-        fav.reads_first
-            .as_deref()
-            .is_some_and(|r| r.contains("no designed table"))
+        lookup.is_some_and(
+            |t| matches!(t.kind, cqlmodel_design::derive::TableKind::View { .. })
+                && t.decisions
+                    .iter()
+                    .any(|x| x
+                        .contains("added because deleting a `posts` deletes its `favorites` rows"))
+        ),
+        "{lookup:#?}"
     );
     assert!(noted(delete, "ON DELETE CASCADE on `favorites.post_id`"));
 }

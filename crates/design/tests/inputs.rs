@@ -180,7 +180,7 @@ fn pgvector_and_full_text_columns() {
     let schema = d.schema_cql();
     assert!(
         schema.contains(
-            "CREATE INDEX IF NOT EXISTS documents_by_doc_embedding_ann ON fx.documents_by_doc (embedding) USING 'sai';"
+            "CREATE INDEX IF NOT EXISTS documents_by_doc_embedding_ann ON fx.documents_by_doc (embedding) USING 'sai' WITH OPTIONS = {'similarity_function': 'euclidean'};"
         ),
         "{schema}"
     );
@@ -191,9 +191,14 @@ fn pgvector_and_full_text_columns() {
     );
     let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
     assert!(errors.is_empty(), "the design's own review: {errors:#?}");
-    // pgvector's `<->` is not translated to `ANN OF` yet: off path, said so.
+    // pgvector's `<->` is an ANN read ranked by euclidean distance.
     let similar = d.queries.iter().find(|q| q.name == "similar_in_collection");
-    assert!(similar.is_some_and(|q| q.off_path.is_some()));
+    assert_eq!(
+        similar.and_then(|q| q.cql.as_deref()),
+        Some(
+            "SELECT doc_id, title FROM fx.documents_by_collection WHERE collection = ? ORDER BY embedding ANN OF ? LIMIT 5"
+        )
+    );
     insta::assert_snapshot!(diagnostics(&d));
 }
 

@@ -302,22 +302,54 @@ fn a_foreign_keys_distinct_count_defaults_to_the_parents_rows() {
 }
 
 #[test]
-fn count_distinct_is_not_a_counter_of_rows() {
+fn count_distinct_is_a_set_of_the_values_whose_partition_is_counted() {
     let mut q = fixture("queries.sql");
     q.push_str("\n-- @name kinds_of_events @rate 5/s\nSELECT count(DISTINCT kind) FROM events WHERE username = $1;\n");
+    q.push_str("\n-- @name forget_event @rate 1/s\nDELETE FROM events WHERE username = $1 AND happened_at = $2;\n");
     let d = shop_with(&q);
     let plan = query(&d, "kinds_of_events");
-    let table = d
-        .tables
-        .iter()
-        .find(|t| Some(&t.name) == plan.table.as_ref())
-        .unwrap_or_else(|| panic!("no table for kinds_of_events"));
-    assert_ne!(table.kind, cqlmodel_design::derive::TableKind::Counter);
+    assert_eq!(
+        plan.cql.as_deref(),
+        Some("SELECT count(kind) FROM shop.event_kinds_by_username WHERE username = ?")
+    );
     assert!(
-        plan.notes.iter().any(|n| n.contains("distinct")),
+        plan.notes
+            .iter()
+            .any(|n| n.contains("one row per distinct `kind`")),
         "{:?}",
         plan.notes
     );
+    let set = d
+        .tables
+        .iter()
+        .find(|t| t.name == "event_kinds_by_username")
+        .unwrap_or_else(|| panic!("no set table"));
+    assert_eq!(set.kind, cqlmodel_design::derive::TableKind::Table);
+    assert!(
+        set.decisions
+            .iter()
+            .any(|x| x.contains("one row per value") && x.contains("Chosen over a counter gated")),
+        "{:?}",
+        set.decisions
+    );
+    // Every event writes its kind (an upsert: a second event of a kind is the
+    // same row); a delete leaves the value, which other events may still hold.
+    assert_eq!(
+        on(path(&d, "record_event"), "event_kinds_by_username").cql,
+        "INSERT INTO shop.event_kinds_by_username (username, kind) VALUES (?, ?)"
+    );
+    let forget = path(&d, "forget_event");
+    assert!(forget.statements.iter().all(|s| s.table != set.name));
+    assert!(
+        forget
+            .notes
+            .iter()
+            .any(|n| n.contains("holds the distinct values")),
+        "{:?}",
+        forget.notes
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
 }
 
 #[test]
@@ -399,4 +431,320 @@ UPDATE payments SET order_seq = $2 WHERE id = $1;
         pay.statements
     );
     assert!(conditional > 0, "{:#?}", d.write_paths);
+}
+
+fn design_inline(model: &str, queries: &str) -> Design {
+    design(&DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    })
+    .unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
+
+fn off_path_reason(d: &Design, name: &str) -> Option<String> {
+    let q = query(d, name);
+    assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
+    q.off_path.as_ref().map(|o| o.reason.clone())
+}
+
+#[test]
+fn a_table_check_listing_values_is_a_tiny_domain_refused_below_the_threshold() {
+    // pg_dump prints `CHECK (status IN (…))` as `= ANY (ARRAY[…])`, with casts
+    // for a varchar column.
+    let labels: Vec<String> = (0..150).map(|i| format!("'r{i}'")).collect();
+    let model = format!(
+        "
+CREATE TYPE public.region AS ENUM ({});
+CREATE TABLE public.shipments (
+    shipment_id uuid NOT NULL,
+    state character varying(12) NOT NULL,
+    lane text NOT NULL,
+    region public.region NOT NULL,
+    weight_kg integer NOT NULL,
+    CONSTRAINT shipments_state_check CHECK (((state)::text = ANY ((ARRAY['packed'::character varying, 'shipped'::character varying, 'lost'::character varying])::text[]))),
+    CONSTRAINT shipments_weight_kg_check CHECK ((weight_kg > 0))
+);
+ALTER TABLE ONLY public.shipments ADD CONSTRAINT shipments_pkey PRIMARY KEY (shipment_id);
+ALTER TABLE public.shipments ADD CONSTRAINT shipments_lane_check CHECK ((lane = ANY (ARRAY['air'::text, 'sea'::text]))) NOT VALID;
+",
+        labels.join(", ")
+    );
+    let queries = "
+-- @name by_state @rate 5/s
+SELECT shipment_id FROM shipments WHERE state = $1;
+
+-- @name by_state_and_lane @rate 5/s
+SELECT shipment_id FROM shipments WHERE state = $1 AND lane = $2;
+
+-- @name by_region @rate 5/s
+SELECT shipment_id FROM shipments WHERE region = $1;
+
+-- @name by_weight @rate 5/s
+SELECT shipment_id FROM shipments WHERE weight_kg = $1;
+";
+    let d = design_inline(&model, queries);
+    let state = off_path_reason(&d, "by_state").unwrap_or_default();
+    assert!(
+        state.contains("`shipments.state` CHECK `shipments_state_check` lists 3 values")
+            && state.contains("at most 3 partitions, fewer than 100"),
+        "{state}"
+    );
+    let both = off_path_reason(&d, "by_state_and_lane").unwrap_or_default();
+    assert!(
+        both.contains("`shipments.lane` CHECK `shipments_lane_check` lists 2 values")
+            && both.contains("at most 6 partitions"),
+        "{both}"
+    );
+    assert_eq!(
+        off_path_reason(&d, "by_region"),
+        None,
+        "150 values: each partition holds under 1% of the rows"
+    );
+    assert_eq!(
+        off_path_reason(&d, "by_weight"),
+        None,
+        "a range CHECK lists no values"
+    );
+}
+
+const PASSAGES: &str = "
+CREATE TABLE public.passages (
+    passage_id uuid NOT NULL,
+    book_id uuid NOT NULL,
+    body text NOT NULL,
+    embedding public.vector(4) NOT NULL
+);
+ALTER TABLE ONLY public.passages ADD CONSTRAINT passages_pkey PRIMARY KEY (passage_id);
+CREATE TABLE public.images (
+    image_id uuid NOT NULL,
+    album_id uuid NOT NULL,
+    features public.vector(3) NOT NULL
+);
+ALTER TABLE ONLY public.images ADD CONSTRAINT images_pkey PRIMARY KEY (image_id);
+";
+
+#[test]
+fn a_pgvector_nearest_neighbour_read_is_an_ann_read_on_an_sai_index_of_its_similarity() {
+    let queries = "
+-- @name similar_passages @rate 20/s
+SELECT p.passage_id, p.body FROM passages p WHERE p.book_id = $1 ORDER BY p.embedding <=> $2 LIMIT 10;
+
+-- @name similar_images @rate 5/s
+SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <#> $2 LIMIT 3;
+
+-- @name all_similar_images @rate 1/s
+SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <-> $2;
+";
+    let d = design_inline(PASSAGES, queries);
+    let similar = query(&d, "similar_passages");
+    assert_eq!(
+        similar.cql.as_deref(),
+        Some(
+            "SELECT passage_id, body FROM fx.passages_by_book WHERE book_id = ? ORDER BY embedding ANN OF ? LIMIT 10"
+        )
+    );
+    assert!(
+        similar
+            .notes
+            .iter()
+            .any(|n| n.contains("similarity_function 'cosine'")
+                && n.contains("`<=>` is pgvector's cosine distance")
+                && n.contains("at most 1000")),
+        "{:?}",
+        similar.notes
+    );
+    let images = query(&d, "similar_images");
+    assert_eq!(
+        images.cql.as_deref(),
+        Some(
+            "SELECT image_id FROM fx.images_by_album WHERE album_id = ? ORDER BY features ANN OF ? LIMIT 3"
+        )
+    );
+    let schema = d.schema_cql();
+    for index in [
+        "CREATE INDEX IF NOT EXISTS passages_by_book_embedding_ann ON fx.passages_by_book (embedding) USING 'sai' WITH OPTIONS = {'similarity_function': 'cosine'};",
+        "CREATE INDEX IF NOT EXISTS images_by_album_features_ann ON fx.images_by_album (features) USING 'sai' WITH OPTIONS = {'similarity_function': 'dot_product'};",
+    ] {
+        assert!(schema.contains(index), "{index}\n{schema}");
+    }
+    let no_limit = off_path_reason(&d, "all_similar_images").unwrap_or_default();
+    assert!(
+        no_limit.contains("Cassandra's ANN OF needs a LIMIT"),
+        "{no_limit}"
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+}
+
+const ALBUMS: &str = "
+CREATE TABLE public.albums (
+    album_id uuid NOT NULL,
+    owner_id uuid NOT NULL,
+    title text NOT NULL
+);
+ALTER TABLE ONLY public.albums ADD CONSTRAINT albums_pkey PRIMARY KEY (album_id);
+CREATE TABLE public.photos (
+    photo_id uuid NOT NULL,
+    album_id uuid NOT NULL,
+    uploader_id uuid NOT NULL,
+    caption text
+);
+ALTER TABLE ONLY public.photos ADD CONSTRAINT photos_pkey PRIMARY KEY (photo_id);
+ALTER TABLE ONLY public.photos
+    ADD CONSTRAINT photos_album_id_fkey FOREIGN KEY (album_id) REFERENCES public.albums(album_id) ON DELETE CASCADE;
+";
+
+const ALBUM_QUERIES: &str = "
+-- @name photos_of_uploader @rate 50/s
+SELECT photo_id, caption FROM photos WHERE uploader_id = $1;
+
+-- @name photo @rate 100/s
+SELECT album_id, caption FROM photos WHERE photo_id = $1;
+
+-- @name add_photo @rate 20/s
+INSERT INTO photos (photo_id, album_id, uploader_id, caption) VALUES ($1, $2, $3, $4);
+
+-- @name delete_album @rate 1/s
+DELETE FROM albums WHERE album_id = $1;
+";
+
+#[test]
+fn a_cascade_with_no_table_of_the_children_gets_a_lookup_and_its_bound_from_the_statistics() {
+    let stats = "
+[table.albums]
+rows = 10_000
+
+[table.photos]
+rows = 500_000
+
+[table.photos.column.album_id]
+distinct = 10_000
+distribution = \"zipf(1.0)\"
+";
+    let d = design(&DesignInput {
+        keyspace: "fx",
+        model_sql: ALBUMS,
+        queries_sql: Some(ALBUM_QUERIES),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let lookup = d
+        .tables
+        .iter()
+        .find(|t| t.name == "photos_by_album")
+        .unwrap_or_else(|| {
+            panic!(
+                "no lookup: {:?}",
+                d.tables.iter().map(|t| &t.name).collect::<Vec<_>>()
+            )
+        });
+    assert!(
+        lookup.decisions.iter().any(|x| x.contains(
+            "added because deleting a `albums` deletes its `photos` rows (ON DELETE CASCADE), and no other table finds them by `album_id`"
+        )),
+        "{:?}",
+        lookup.decisions
+    );
+    // Kept by the child's insert: at 20 inserts a second the design makes it
+    // a materialized view of the photos' table, which Cassandra keeps.
+    let add = path(&d, "add_photo");
+    assert!(
+        add.notes
+            .iter()
+            .any(|n| n.contains("`photos_by_album` is a materialized view")),
+        "{:?}",
+        add.notes
+    );
+    let delete = path(&d, "delete_album");
+    let per_photo = on(delete, "photos_by_uploader");
+    assert!(
+        per_photo
+            .reads_first
+            .as_deref()
+            .is_some_and(|r| r.contains("from `photos_by_album` by the deleted `albums`'s key")),
+        "{per_photo:?}"
+    );
+    // zipf(1.0) over 10k albums: the hottest holds 1/H(10k) ≈ 10.2% of 500k photos.
+    let repeat = per_photo.repeat.as_deref().unwrap_or_default();
+    assert!(
+        repeat.contains("at most 51.1k rows per `albums` (stats: 500k rows; 10k distinct `album_id`, zipf(1); about 50 for the typical one)"),
+        "{repeat}"
+    );
+}
+
+#[test]
+fn an_update_that_takes_a_row_out_of_a_partial_unique_index_releases_its_claim() {
+    let model = "
+CREATE TABLE public.accounts (
+    account_id uuid NOT NULL,
+    email text NOT NULL,
+    full_name text NOT NULL,
+    closed_at timestamp with time zone
+);
+ALTER TABLE ONLY public.accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_id);
+CREATE UNIQUE INDEX accounts_open_email ON public.accounts USING btree (email) WHERE (closed_at IS NULL);
+";
+    let queries = "
+-- @name sign_up @rate 5/s
+INSERT INTO accounts (account_id, email, full_name) VALUES ($1, $2, $3);
+
+-- @name account_by_email @rate 50/s
+SELECT account_id, full_name FROM accounts WHERE email = $1;
+
+-- @name account @rate 50/s
+SELECT email, full_name, closed_at FROM accounts WHERE account_id = $1;
+
+-- @name close_account @rate 1/s
+UPDATE accounts SET closed_at = $2 WHERE account_id = $1;
+
+-- @name rename @rate 1/s
+UPDATE accounts SET full_name = $2 WHERE account_id = $1;
+";
+    let d = design_inline(model, queries);
+    let close = path(&d, "close_account");
+    let release = close
+        .statements
+        .iter()
+        .find(|s| s.cql.starts_with("DELETE FROM fx.accounts_by_email"))
+        .unwrap_or_else(|| panic!("no release: {:#?}", close.statements));
+    assert_eq!(
+        release.cql,
+        "DELETE FROM fx.accounts_by_email WHERE email = ? IF account_id = ?"
+    );
+    assert!(release.lwt);
+    assert!(
+        release.only_when.as_deref().is_some_and(|w| w
+            .contains("no longer matches `WHERE (closed_at IS NULL)`")
+            || w.contains("no longer matches `WHERE closed_at IS NULL`")),
+        "{:?}",
+        release.only_when
+    );
+    assert_eq!(
+        close.statements.last().map(|s| s.cql.as_str()),
+        Some(release.cql.as_str()),
+        "the release runs last"
+    );
+    assert!(
+        close
+            .notes
+            .iter()
+            .any(|n| n.contains("partial unique index `accounts_open_email`")
+                && n.contains("setting `closed_at`")),
+        "{:?}",
+        close.notes
+    );
+    // An update of another column leaves the claim alone.
+    let rename = path(&d, "rename");
+    assert!(
+        rename
+            .statements
+            .iter()
+            .all(|s| !s.cql.starts_with("DELETE")),
+        "{:#?}",
+        rename.statements
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
 }

@@ -85,6 +85,10 @@ pub struct TableDesign {
     /// rest are there only to keep rows unique, in any order.
     #[serde(skip)]
     pub ordered: usize,
+    /// The vector columns ANN reads rank by, with their SAI similarity
+    /// function (from the model, so every table holding the column agrees).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ann: Vec<(String, String)>,
 }
 
 impl TableDesign {
@@ -215,7 +219,15 @@ pub(crate) fn add_columns(
         });
     }
     cols.extend(existing);
+    t.ann.clear();
     for c in cols.iter().filter(|c| is_ann_column(c)) {
+        if let KeyPart::Attr(a) = &c.part
+            && let Some(f) = model
+                .vector_similarity
+                .get(&(a.entity.clone(), a.column.clone()))
+        {
+            t.ann.push((c.name.clone(), f.clone()));
+        }
         let why = format!(
             "`{}` is a {}: schema.cql gives it an SAI index so ANN reads work (pgvector's `ORDER BY {0} <-> $1 LIMIT k` is `ORDER BY {0} ANN OF ? LIMIT k`)",
             c.name, c.cql_type

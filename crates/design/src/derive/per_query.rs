@@ -40,6 +40,12 @@ fn classes(spec: &SelectSpec, root: &str) -> Vec<Vec<ColRef>> {
     out
 }
 
+/// Fewer distinct values than this in a read's only equalities (booleans,
+/// enums, listed CHECK values) and the design refuses them as the partition
+/// key: a few partitions would hold every row. At 100 or more, each holds about
+/// 1% of the rows or less, and the sizing stage judges the partition as any other.
+pub const TINY_DOMAIN_PARTITIONS: usize = 100;
+
 /// When every equality of the read is on a column with a handful of values (a
 /// boolean, a `CREATE TYPE … AS ENUM`), each described with its number of
 /// values (`` `orders.status` enum `order_status`: 4 values ``); else `None`.
@@ -51,10 +57,17 @@ fn tiny_domains(model: &Model, spec: &SelectSpec) -> Option<Vec<(String, usize)>
             if attr.cql_type == "boolean" {
                 return Some((format!("`{}.{}` boolean: 2 values", c.entity, c.column), 2));
             }
-            if let Some((domain, n)) = model
-                .domain_sizes
-                .get(&(c.entity.clone(), c.column.clone()))
-            {
+            let at = (c.entity.clone(), c.column.clone());
+            if let Some((check, n)) = model.check_sizes.get(&at) {
+                return Some((
+                    format!(
+                        "`{}.{}` CHECK `{check}` lists {n} values",
+                        c.entity, c.column
+                    ),
+                    *n,
+                ));
+            }
+            if let Some((domain, n)) = model.domain_sizes.get(&at) {
                 return Some((
                     format!(
                         "`{}.{}` domain `{domain}`, its CHECK lists {n} values",
@@ -247,14 +260,25 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             alternative: "cache the result, or compute it by a periodic job; if it must be online, give the query a selective attribute".into(),
         });
     }
+    // A read ordered by time gets its partitions cut into time buckets by the
+    // sizing stage, so a tiny domain plus a bucket is bounded; without either,
+    // the domain alone is the whole partition key.
+    let time_ordered = spec
+        .order
+        .iter()
+        .any(|(c, _)| attr_type(model, c).is_some_and(|t| is_time(&t)));
     if time_range.is_none()
+        && !time_ordered
         && let Some(domains) = tiny_domains(model, spec)
+        && let partitions = domains
+            .iter()
+            .fold(1usize, |acc, (_, n)| acc.saturating_mul(*n))
+        && partitions < TINY_DOMAIN_PARTITIONS
     {
-        let partitions: usize = domains.iter().map(|(_, n)| *n).product();
         let names: Vec<String> = domains.iter().map(|(d, _)| d.clone()).collect();
         return Err(OffPath {
             reason: format!(
-                "only tiny-domain equalities ({}): as the partition key they would put every row in at most {partitions} partitions (the review's hot and unbounded partition); the design refuses such a key",
+                "only tiny-domain equalities ({}): as the partition key they would put every row in at most {partitions} partitions, fewer than {TINY_DOMAIN_PARTITIONS} (the review's hot and unbounded partition); the design refuses such a key",
                 names.join(", ")
             ),
             alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the column of the entity's table, read with a LIMIT, or a periodic job that writes the matching rows' ids into bucketed partitions".into(),
@@ -264,6 +288,9 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     let grain = grain_of(model, spec, &classes(spec, &first));
     let root = row_entity(spec, &grain);
     let classes = classes(spec, &root);
+    if let Some(x) = &spec.count_distinct {
+        return Ok(value_set(model, q, spec, &classes, root, grain, x));
+    }
     if is_counter_query(model, spec) {
         return Ok(counter_table(model, q, spec, &classes, root, grain));
     }
@@ -399,15 +426,88 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         ttl: None,
         classes: classes.clone(),
         ordered,
+        ann: Vec::new(),
     };
     let mut wanted: Vec<ColRef> = spec.projection.iter().map(|c| rep(&classes, c)).collect();
-    for extra in spec.group_by.iter().map(|c| rep(&classes, c)) {
+    // The vector an ANN read ranks by lives in its table (it is not returned).
+    for extra in spec
+        .group_by
+        .iter()
+        .chain(spec.ann.as_deref())
+        .map(|c| rep(&classes, c))
+    {
         if !wanted.contains(&extra) {
             wanted.push(extra);
         }
     }
     add_columns(model, &mut table, &wanted, &by_partition);
     Ok(table)
+}
+
+/// The set of distinct `x` per key of a `count(DISTINCT x)`: the equalities
+/// are the partition key, `x` the only clustering column, so rows with the
+/// same value are one row and the partition's row count is the answer.
+fn value_set(
+    model: &Model,
+    q: &QuerySpec,
+    spec: &SelectSpec,
+    classes: &[Vec<ColRef>],
+    root: String,
+    grain: Vec<String>,
+    x: &ColRef,
+) -> TableDesign {
+    let mut partition_key = Vec::new();
+    for (c, _) in &spec.equalities {
+        let r = rep(classes, c);
+        if !partition_key.contains(&KeyPart::Attr(r.clone())) {
+            partition_key.push(KeyPart::Attr(r));
+        }
+    }
+    let value = rep(classes, x);
+    let keys: Vec<String> = partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Attr(a) => Some(format!("`{}`", a.column)),
+            _ => None,
+        })
+        .collect();
+    // `event_kinds_by_username`: the name says it holds values, not rows.
+    let name = q.table.clone().unwrap_or_else(|| {
+        let by: Vec<String> = keys
+            .iter()
+            .map(|k| k.trim_matches('`').to_string())
+            .collect();
+        super::fit_name(&format!(
+            "{}_{}s_by_{}",
+            super::singular(&root),
+            value.column,
+            by.join("_and_")
+        ))
+    });
+    let mut t = TableDesign {
+        name,
+        entity: root,
+        grain,
+        kind: TableKind::Table,
+        partition_key,
+        clustering: vec![(KeyPart::Attr(value.clone()), false)],
+        columns: Vec::new(),
+        queries: vec![q.name.clone()],
+        decisions: vec![format!(
+            "{}'s `count(DISTINCT {c})`: a set of the distinct `{c}` per {}, one row per value (rows with the same `{c}` write one row), so counting the partition counts the distinct values; not a counter, which would count every row, nor a read of every row of the key. Chosen over a counter gated by the set's INSERT … IF NOT EXISTS, which reads one cell but costs a Paxos round per insert and drifts on deletes just the same",
+            q.name,
+            keys.join(", "),
+            c = value.column
+        )],
+        compaction: String::new(),
+        compaction_reason: String::new(),
+        ttl: None,
+        classes: classes.to_vec(),
+        ordered: 1,
+        ann: Vec::new(),
+    };
+    add_columns(model, &mut t, &[], &[]);
+    t
 }
 
 /// `count(*)` (or `count(col)`) of the rows matching equalities only: a read
@@ -469,6 +569,7 @@ fn counter_table(
         ttl: None,
         classes: classes.to_vec(),
         ordered: 0,
+        ann: Vec::new(),
     };
     add_columns(model, &mut t, &[], &[]);
     let mut parts: Vec<KeyPart> = Vec::new();

@@ -176,7 +176,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
-    let meaning = crate::meaning::decide(&model, &mut specs);
+    let meaning = crate::meaning::decide(&mut model, &mut specs);
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
@@ -208,6 +208,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         &meaning,
         &mut tables,
     ));
+    crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
     let mut table_stats = Stats::default();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
@@ -270,6 +271,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             rows_pp,
         ));
     }
+    crate::reads::normalized_reads(&model, &tables, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
     let write_paths = write_paths(

@@ -4,7 +4,11 @@
 //! every table holding them, once per child row, with the bound stated.
 
 use cqlmodel_cql::keywords::quote_ident;
-use cqlmodel_stats::{Stats, Volume};
+use cqlmodel_stats::units::format_count;
+use cqlmodel_stats::{
+    DEFAULT_HORIZON, Distribution, Retention, Stats, TableStats, Volume,
+    distribution::zipf_top_share,
+};
 
 use super::path::Context;
 use super::statements::plan_table;
@@ -56,7 +60,7 @@ pub(super) fn cascades(
                 }
                 let child_m = child_mutation(child, &fk.columns, action);
                 let source = children_table(ctx.tables, child, &fk.columns);
-                let bound = bound(ctx.stats, child, &fk.columns);
+                let bound = bound(ctx.stats, child, &fk.columns, &parent);
                 let touched = ctx.mentions.get(&child.name).map_or(&[][..], Vec::as_slice);
                 let (mut n, mut whole, mut expiring) = (0, Vec::new(), Vec::new());
                 for t in touched.iter().filter_map(|i| ctx.tables.get(*i)) {
@@ -169,12 +173,10 @@ fn children_table<'t>(tables: &'t [TableDesign], child: &Entity, fk: &[String]) 
     tables
         .iter()
         .find(|t| {
+            // A materialized view serves the read as well (Cassandra keeps it).
             t.grain == [child.name.clone()]
-                && t.kind == TableKind::Table
-                && t.partition_key.len() == fk.len()
-                && t.partition_key.iter().all(|p| {
-                    matches!(p, KeyPart::Attr(a) if a.entity == child.name && fk.contains(&a.column))
-                })
+                && matches!(t.kind, TableKind::Table | TableKind::View { .. })
+                && keyed_by_reference(t, child, fk).is_some()
         })
         .map(|t| t.name.as_str())
 }
@@ -205,17 +207,12 @@ fn partition_delete(
     fk: &[String],
     parent: &str,
 ) -> Option<WriteStatement> {
-    if t.partition_key.len() != fk.len() {
-        return None;
-    }
-    let mut names = Vec::new();
-    for p in &t.partition_key {
-        let KeyPart::Attr(a) = p else { return None };
-        if a.entity != child.name || !fk.contains(&a.column) {
-            return None;
-        }
-        names.push(format!("{} = ?", quote_ident(&t.column_for(p)?.name)));
-    }
+    let salt = keyed_by_reference(t, child, fk)?;
+    let names: Vec<String> = t
+        .partition_key
+        .iter()
+        .map(|p| Some(format!("{} = ?", quote_ident(&t.column_for(p)?.name))))
+        .collect::<Option<_>>()?;
     Some(WriteStatement {
         table: t.name.clone(),
         cql: format!(
@@ -224,7 +221,8 @@ fn partition_delete(
             quote_ident(&t.name),
             names.join(" AND ")
         ),
-        repeat: None,
+        repeat: salt
+            .map(|n| format!("once per salt bucket ({n}): the salt is part of the partition key")),
         reads_first: None,
         counter: t.kind == TableKind::Counter,
         lwt: false,
@@ -239,14 +237,109 @@ fn partition_delete(
     })
 }
 
-/// Children per parent: the statistics' rows over the reference's distinct values.
-fn bound(stats: Option<&Stats>, child: &Entity, fk: &[String]) -> Option<f64> {
-    let es = stats?.tables.get(&crate::plan::entity_key(&child.name))?;
-    let Volume::Fixed { rows } = es.volume else {
-        return None;
+/// When the table's partition key is the child's reference (plus a salt, if
+/// sizing salted it): `Some(salt buckets)`, `Some(None)` without a salt.
+fn keyed_by_reference(t: &TableDesign, child: &Entity, fk: &[String]) -> Option<Option<u32>> {
+    let mut salt = None;
+    let mut attrs = 0;
+    for p in &t.partition_key {
+        match p {
+            KeyPart::Attr(a) if a.entity == child.name && fk.contains(&a.column) => attrs += 1,
+            KeyPart::Salt(n) => salt = Some(*n),
+            _ => return None,
+        }
+    }
+    (attrs == fk.len()).then_some(salt)
+}
+
+/// Children per parent, from the statistics: the typical parent's and the
+/// hottest parent's (under the reference's distribution), and what they rest on.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Bound {
+    pub typical: f64,
+    pub hottest: f64,
+    pub basis: String,
+}
+
+impl Bound {
+    /// "at most 1,200 rows per `videos` (stats: …; about 3 for the typical one)".
+    fn words(&self, parent: &str) -> String {
+        format!(
+            "at most {} rows per `{parent}` (stats: {}; about {} for the typical one)",
+            format_count(self.hottest.ceil()),
+            self.basis,
+            format_count(self.typical.round().max(1.0))
+        )
+    }
+}
+
+/// The child's rows (fixed, or grown over its retention or the sizing
+/// horizon) over the reference's distinct values (given, else the parent's
+/// rows), and the hottest value's share under its distribution.
+pub(crate) fn bound(
+    stats: Option<&Stats>,
+    child: &Entity,
+    fk: &[String],
+    parent: &str,
+) -> Option<Bound> {
+    let stats = stats?;
+    let es = stats.tables.get(&crate::plan::entity_key(&child.name))?;
+    let (rows, volume) = rows_of(es)?;
+    let column = es.column(fk.first()?);
+    let (distinct, whence) = match column.and_then(|c| c.distinct) {
+        Some(d) => (
+            d,
+            format!("{} distinct `{}`", format_count(d), fk.join(", ")),
+        ),
+        None => {
+            let p = stats.tables.get(&crate::plan::entity_key(parent))?;
+            let (d, _) = rows_of(p)?;
+            (
+                d,
+                format!(
+                    "one `{}` per `{parent}` row, {}",
+                    fk.join(", "),
+                    format_count(d)
+                ),
+            )
+        }
     };
-    let distinct = es.column(fk.first()?)?.distinct?;
-    Some(rows / distinct.max(1.0))
+    let distinct = distinct.max(1.0);
+    let typical = rows / distinct;
+    let (hottest, shape) = match column.and_then(|c| c.distribution) {
+        Some(Distribution::Zipf { exponent }) => (
+            rows * zipf_top_share(distinct, exponent),
+            format!(", zipf({exponent})"),
+        ),
+        _ => (typical, String::new()),
+    };
+    Some(Bound {
+        typical,
+        hottest: hottest.max(typical),
+        basis: format!("{volume}; {whence}{shape}"),
+    })
+}
+
+/// A table's rows as the statistics give them, and how they were counted.
+fn rows_of(es: &TableStats) -> Option<(f64, String)> {
+    match es.volume {
+        Volume::Fixed { rows } => Some((rows, format!("{} rows", format_count(rows)))),
+        Volume::Growth { rows_per_second } => {
+            let (age, why) = match es.retention {
+                Retention::Seconds(s) => (s, "retention"),
+                _ => (es.horizon.unwrap_or(DEFAULT_HORIZON), "sizing horizon"),
+            };
+            Some((
+                rows_per_second * age as f64,
+                format!(
+                    "{}/s over {} ({why})",
+                    crate::plan::trim_float(rows_per_second),
+                    cqlmodel_stats::units::format_duration(age)
+                ),
+            ))
+        }
+        Volume::Unspecified => None,
+    }
 }
 
 fn repeat_per_child(
@@ -255,16 +348,11 @@ fn repeat_per_child(
     child: &Entity,
     action: OnDelete,
     source: Option<&str>,
-    bound: &Option<f64>,
+    bound: &Option<Bound>,
 ) {
-    let rows = bound.map_or(
+    let rows = bound.as_ref().map_or(
         "the parent's children (no statistics: unbounded as far as the design knows)".to_string(),
-        |b| {
-            format!(
-                "about {} rows per `{parent}` (statistics)",
-                crate::plan::trim_float(b.round())
-            )
-        },
+        |b| b.words(parent),
     );
     st.repeat = Some(format!(
         "once per `{}` row of the deleted `{parent}` (ON DELETE {}): {rows}",
@@ -290,15 +378,15 @@ fn cascade_note(
     fk: &[String],
     action: OnDelete,
     source: Option<&str>,
-    bound: &Option<f64>,
+    bound: &Option<Bound>,
     statements: usize,
 ) -> String {
     let what = match action {
         OnDelete::Cascade => "deleted its rows",
         OnDelete::SetNull => "set their reference to null",
     };
-    let rows = bound.map_or("no statistics bound the count: give the child's statistics, or expire the rows with a TTL if they may outlive the parent".to_string(), |b| {
-        format!("bound: about {} rows per `{parent}`", crate::plan::trim_float(b.round()))
+    let rows = bound.as_ref().map_or("no statistics bound the count: give the child's statistics, or expire the rows with a TTL if they may outlive the parent".to_string(), |b| {
+        format!("bound: {}", b.words(parent))
     });
     let found = source.map_or("no table lists them by the reference".to_string(), |t| {
         format!("found in `{t}`")

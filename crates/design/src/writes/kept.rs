@@ -7,7 +7,7 @@
 use super::WriteStatement;
 use crate::derive::{KeyPart, TableDesign};
 use crate::querylist::MutationSpec;
-use crate::relational::{Entity, Model};
+use crate::relational::Model;
 
 /// The statements writing a patch column say how it is bound.
 pub(super) fn patches(m: &MutationSpec, statements: &mut [WriteStatement]) {
@@ -47,33 +47,6 @@ fn writes_column(cql: &str, column: &str) -> bool {
         .any(|a| a.trim().starts_with(&format!("{quoted} = ")))
 }
 
-/// How PostgreSQL compared a unique key, when not byte for byte.
-pub(crate) fn normalization(e: &Entity, key: &[String]) -> Option<String> {
-    if let Some(ix) = e
-        .unique_indexes
-        .iter()
-        .find(|ix| ix.columns == key && !ix.expressions.is_empty())
-    {
-        return Some(format!(
-            "PostgreSQL's unique index `{}` is on `{}`",
-            ix.name,
-            ix.expressions.join("`, `")
-        ));
-    }
-    let folded: Vec<String> = key
-        .iter()
-        .filter(|c| e.attribute(c).is_some_and(|a| a.case_insensitive))
-        .map(|c| format!("`{c}`"))
-        .collect();
-    (!folded.is_empty()).then(|| {
-        format!(
-            "{} compare{} without case in PostgreSQL (citext or a nondeterministic collation)",
-            folded.join(", "),
-            if folded.len() == 1 { "s" } else { "" }
-        )
-    })
-}
-
 /// The statements on a table keyed by a normalized unique key bind the
 /// normalized value; a partial unique index says which rows it covers.
 pub(super) fn normalized_keys(
@@ -92,7 +65,7 @@ pub(super) fn normalized_keys(
             .iter()
             .find(|ix| ix.columns == *key)
             .and_then(|ix| ix.predicate.clone());
-        let how = normalization(e, key);
+        let how = crate::relational::normalization(e, key);
         if how.is_none() && partial.is_none() {
             continue;
         }
@@ -128,7 +101,7 @@ pub(super) fn normalized_keys(
     }
 }
 
-fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
+pub(super) fn keyed_by(t: &TableDesign, entity: &str, key: &[String]) -> bool {
     let cols: Vec<&str> = t
         .partition_key
         .iter()

@@ -10,6 +10,7 @@ mod defaults;
 mod fan_out;
 mod kept;
 mod mechanisms;
+mod partial;
 mod path;
 mod presence;
 mod ranges;
@@ -115,6 +116,7 @@ pub fn by_primary_key(model: &Model, e: &Entity) -> TableDesign {
         ttl: None,
         classes: Vec::new(),
         ordered: 0,
+        ann: Vec::new(),
     };
     let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(&a.name)).collect();
     add_columns(model, &mut t, &wanted, &[]);

@@ -93,6 +93,14 @@ pub(super) fn plan_path(
     }
     let record = conditions::record_table(model, tables, &m.entity).map(|t| t.name.clone());
     super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
+    super::partial::release_partial_claims(
+        model,
+        ctx.keyspace,
+        tables,
+        &m,
+        &mut statements,
+        &mut notes,
+    );
     order(ctx, &m, record.as_deref(), &mut statements);
     assign_mechanisms(&mut statements);
     conditions::explain(&mut statements, &m, rate, record.as_deref());

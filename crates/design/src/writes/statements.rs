@@ -278,6 +278,12 @@ fn plan_statements(
             };
             match m.kind {
                 MutationKind::Insert => p.statements.push(insert_row(repeat)),
+                MutationKind::Delete if value_set(t, model, &m.entity) => {
+                    p.note = Some(format!(
+                        "`{}` holds the distinct values of a `count(DISTINCT …)`, not rows: deleting one row cannot remove a value other rows may still hold, so the set keeps it (the count is high by the values whose last row went, until the TTL or a recount job removes them)",
+                        t.name
+                    ));
+                }
                 MutationKind::Delete => {
                     let mut st = statement(t, delete(), repeat);
                     st.reads_first = unbound_key(t, m, &keys);
@@ -445,4 +451,31 @@ fn plan_statements(
         (Presence::Absent, _) => {}
     }
     p
+}
+
+/// A table of distinct values (crate::derive's set for `count(DISTINCT x)`):
+/// its key holds none of the entity's keys, so one of its rows stands for
+/// many of the entity's.
+fn value_set(t: &TableDesign, model: &Model, entity: &str) -> bool {
+    let Some(e) = model.entity(entity) else {
+        return false;
+    };
+    // A key column stands for every attribute equal to it (a join).
+    let key_columns: Vec<String> = t
+        .partition_key
+        .iter()
+        .chain(t.clustering.iter().map(|(p, _)| p))
+        .flat_map(|p| match p {
+            KeyPart::Attr(a) | KeyPart::Bucket(a, _) => crate::derive::class_of(&t.classes, a)
+                .into_iter()
+                .chain(std::iter::once(a.clone()))
+                .filter(|x| x.entity == entity)
+                .map(|x| x.column)
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    t.kind == crate::derive::TableKind::Table
+        && t.grain == [entity.to_string()]
+        && !e.keys().any(|k| k.iter().all(|c| key_columns.contains(c)))
 }
