@@ -30,6 +30,9 @@ pub enum KeyPart {
     Bucket(ColRef, String),
     /// `hash(partition key) % n`.
     Salt(u32),
+    /// A constant partition key (`bucket int`, always 0): a small, bounded
+    /// table read whole from one partition.
+    Whole,
     /// The `count` counter column of a counter table.
     Counter,
     /// The `sum_<column>` counter column of a counter table: `sum(column)`.
@@ -277,6 +280,7 @@ fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
             },
         ),
         KeyPart::Salt(_) => ("salt".into(), "int".into()),
+        KeyPart::Whole => ("bucket".into(), "int".into()),
         KeyPart::Counter => ("count".into(), "counter".into()),
         KeyPart::Sum(c) => (format!("sum_{}", c.column), "counter".into()),
     };

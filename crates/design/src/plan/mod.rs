@@ -4,6 +4,7 @@
 mod compaction;
 mod counter_reads;
 mod sizing;
+mod whole_tables;
 
 use std::collections::BTreeMap;
 
@@ -190,6 +191,12 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             }
         }
     }
+    candidates.extend(whole_tables::whole_tables(
+        &model,
+        &specs,
+        entity_stats.as_ref(),
+        &mut off,
+    ));
     if specs.iter().all(|q| !matches!(q.body, Body::Select(_))) {
         warnings.push("no SELECT in the query list: one table per entity, keyed by its primary key (list the queries to get query-driven tables)".into());
         for e in &model.entities {

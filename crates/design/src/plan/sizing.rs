@@ -59,7 +59,7 @@ pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, Desi
 /// The grain's statistics renamed to the table's columns. A table of several
 /// entities' rows (a timeline: posts × follows) holds the growing one's rows
 /// times the mean number of rows of each other one that meets a row of it.
-fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
+pub(super) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
     let of = |e: &str| stats.tables.get(&entity_key(e));
     let grain: Vec<&String> = if t.grain.is_empty() {
         vec![&t.entity]
@@ -118,6 +118,11 @@ fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
             }),
             KeyPart::Salt(n) => Some(ColumnStats {
                 distinct: Some(f64::from(*n)),
+                distribution: Some(Distribution::Uniform),
+                ..ColumnStats::default()
+            }),
+            KeyPart::Whole => Some(ColumnStats {
+                distinct: Some(1.0),
                 distribution: Some(Distribution::Uniform),
                 ..ColumnStats::default()
             }),
@@ -316,6 +321,11 @@ pub(super) fn size_tables(
             continue;
         };
         let estimate = estimate_table(table, &ts, &stats.thresholds);
+        if super::whole_tables::is_whole(t) {
+            whole_table_fits(t, &estimate, warnings);
+            out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
         if let Some(entity) = one_row_per_partition(model, t) {
             t.decisions.push(format!(
                 "sizing: the partition key holds the key of `{entity}`: one row per partition ({} bytes), nothing to bucket",
@@ -439,6 +449,36 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A table read whole is one partition: it is never bucketed (a read would
+/// then scan again); its size is stated against the limits, and a warning
+/// says when the bound no longer holds.
+fn whole_table_fits(
+    t: &mut TableDesign,
+    estimate: &cqlmodel_stats::SizeEstimate,
+    warnings: &mut Vec<String>,
+) {
+    let (rows, bytes) = (
+        trim_float(estimate.sizes.rows.max.round()),
+        trim_float(estimate.sizes.bytes.max.round()),
+    );
+    if estimate.exceeds.is_empty() {
+        t.decisions.push(format!(
+            "sizing: the one partition holds every row, {rows} rows, {bytes} bytes: within the partition limits"
+        ));
+    } else {
+        let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+        t.decisions.push(format!(
+            "sizing: the one partition holds every row, {rows} rows, {bytes} bytes: over {}",
+            over.join(", ")
+        ));
+        warnings.push(format!(
+            "{}: read whole from one partition of {rows} rows, {bytes} bytes, over {}: read it by key, or cache it in the application",
+            t.name,
+            over.join(", ")
+        ));
+    }
 }
 
 /// A largest partition this many times the median one: the bucket that fits
