@@ -3,6 +3,7 @@
 
 mod compaction;
 mod counter_reads;
+mod point_reads;
 mod sizing;
 mod whole_tables;
 
@@ -225,6 +226,14 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             &mut warnings,
         )?;
     }
+    point_reads::route_point_reads(
+        &model,
+        input.keyspace,
+        &specs,
+        entity_stats.as_ref(),
+        &mut tables,
+        &mut table_stats,
+    );
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
     let mut queries = Vec::new();
