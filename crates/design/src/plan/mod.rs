@@ -1,6 +1,7 @@
 //! The whole design: parse, derive, merge, size, choose compaction, plan reads
 //! and writes.
 
+mod bucket_statics;
 mod compaction;
 mod counter_reads;
 mod point_reads;
@@ -215,6 +216,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         &mut tables,
     ));
     let mut table_stats = Stats::default();
+    let mut moved_statics = Vec::new();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
         size_tables(
@@ -225,6 +227,14 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             &mut table_stats,
             &mut warnings,
         )?;
+        moved_statics = bucket_statics::move_statics(
+            &model,
+            input.keyspace,
+            &specs,
+            stats,
+            &mut tables,
+            &mut table_stats,
+        );
     }
     point_reads::route_point_reads(
         &model,
@@ -284,6 +294,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             rows_pp,
         ));
     }
+    bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
     let write_paths = write_paths(
