@@ -8,8 +8,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use cqlmodel_design::{
-    DesignError, DesignErrorKind, DesignInput, Source, WriteOptions, design, json,
-    write_design_with,
+    DesignError, DesignErrorKind, DesignInput, DesignOptions, Source, WriteOptions, design_with,
+    json, write_design_with,
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
@@ -32,6 +32,7 @@ pub fn run(
         queries,
         stats,
         existing: None,
+        horizon: None,
     };
     run_with(&files, out, WriteOptions::default(), json_output, color)
 }
@@ -44,6 +45,8 @@ pub struct DesignFiles<'a> {
     /// `--existing`: the schema deployed today (CQL file or directory); the
     /// migration from it to the design is written next to the design.
     pub existing: Option<&'a Path>,
+    /// `--horizon`: the age growth with no retention is sized at (seconds).
+    pub horizon: Option<u64>,
 }
 
 /// [`run`] with the output options (`--force`).
@@ -59,6 +62,7 @@ pub fn run_with(
         queries,
         stats,
         existing,
+        horizon,
     } = *files;
     let mut sources = SourceMap::new();
     let files = match InputFiles::read(model, queries, stats, &mut sources) {
@@ -75,7 +79,7 @@ pub fn run_with(
     };
     // Large models take a while: a spinner on a terminal's stderr.
     let progress = crate::progress::Progress::spinner(format!("designing {}", model.display()));
-    let d = match design(&input) {
+    let d = match design_with(&input, &DesignOptions { horizon }) {
         Ok(d) => d,
         Err(e) => {
             // Every problem of the stop, not only the first.

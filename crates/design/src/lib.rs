@@ -50,5 +50,5 @@ pub mod writes;
 
 pub use error::{DesignError, DesignErrorKind, Source};
 pub use output::{OutputError, WriteOptions, files, write_design, write_design_with};
-pub use plan::{Design, DesignInput, design};
+pub use plan::{DEFAULT_HORIZON, Design, DesignInput, DesignOptions, design, design_with};
 pub use report::{json, report_md};

@@ -78,7 +78,12 @@ fn a_point_read_by_the_full_key_is_not_routed_to_a_salted_table() {
     // The list of a channel's members is salted (a few channels hold most members)…
     let members = query(&d, "channel_members");
     assert_eq!(members.table.as_deref(), Some("memberships_by_channel"));
-    assert!(members.cql.as_deref().is_some_and(|c| c.contains("salt = ?")));
+    assert!(
+        members
+            .cql
+            .as_deref()
+            .is_some_and(|c| c.contains("salt = ?"))
+    );
     // …but the membership check binds channel and member: one partition.
     let point = query(&d, "is_member");
     assert_eq!(
@@ -131,7 +136,10 @@ fn statics_leave_a_salted_or_bucketed_table_for_the_entitys_own_table() {
     );
     // The value lives once, by the channel's key.
     let own = create_table(&d, "channel_by_id");
-    assert!(own.contains("title ") && own.contains("PRIMARY KEY (channel_id)"), "{own}");
+    assert!(
+        own.contains("title ") && own.contains("PRIMARY KEY (channel_id)"),
+        "{own}"
+    );
     let rename = path(&d, "rename_channel");
     let cqls: Vec<&str> = rename.statements.iter().map(|s| s.cql.as_str()).collect();
     assert_eq!(
@@ -161,10 +169,16 @@ fn a_small_bounded_table_is_read_whole_from_one_constant_partition() {
         plans.cql.as_deref(),
         Some("SELECT plan_code, title, monthly_cents FROM sizing.all_plans WHERE bucket = 0")
     );
-    assert_eq!((plans.partitions, plans.off_path.is_none()), (Some(1), true));
+    assert_eq!(
+        (plans.partitions, plans.off_path.is_none()),
+        (Some(1), true)
+    );
     let create = create_table(&d, "all_plans");
     assert!(create.contains("bucket        int,"), "{create}");
-    assert!(create.contains("PRIMARY KEY (bucket, plan_code)"), "{create}");
+    assert!(
+        create.contains("PRIMARY KEY (bucket, plan_code)"),
+        "{create}"
+    );
     let why = decisions(&d, "all_plans");
     assert!(
         why.contains("the statistics bound it to 12 rows (at most 10000 for a table read whole)"),
@@ -175,13 +189,16 @@ fn a_small_bounded_table_is_read_whole_from_one_constant_partition() {
             && why.contains("within the partition limits"),
         "{why}"
     );
-    assert_eq!(query(&d, "list_countries").table.as_deref(), Some("all_countries"));
+    assert_eq!(
+        query(&d, "list_countries").table.as_deref(),
+        Some("all_countries")
+    );
     // The write path keeps the whole table in step.
     let add = path(&d, "add_plan");
     assert!(
-        add.statements
-            .iter()
-            .any(|s| s.cql.starts_with("INSERT INTO sizing.all_plans (bucket, plan_code")),
+        add.statements.iter().any(|s| s
+            .cql
+            .starts_with("INSERT INTO sizing.all_plans (bucket, plan_code")),
         "{:#?}",
         add.statements
     );

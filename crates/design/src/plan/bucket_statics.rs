@@ -116,17 +116,19 @@ fn fan_out_of(t: &TableDesign) -> String {
 /// part of its partitions.
 fn rename(tables: &mut [TableDesign], i: usize) {
     let Some(t) = tables.get(i) else { return };
-    let taken = |n: &String| tables.iter().enumerate().any(|(j, x)| j != i && x.name == *n);
+    let taken = |n: &String| {
+        tables
+            .iter()
+            .enumerate()
+            .any(|(j, x)| j != i && x.name == *n)
+    };
     // Named by the key the reads bind: the bucket or salt sizing added is no
     // part of the name (as before sizing).
     let mut unsplit = t.clone();
     unsplit
         .partition_key
         .retain(|p| !matches!(p, KeyPart::Bucket(..) | KeyPart::Salt(_)));
-    let Some(free) = candidate_names(&unsplit)
-        .into_iter()
-        .find(|n| !taken(n))
-    else {
+    let Some(free) = candidate_names(&unsplit).into_iter().find(|n| !taken(n)) else {
         return;
     };
     if let Some(t) = tables.get_mut(i) {

@@ -4,6 +4,7 @@
 mod bucket_statics;
 mod compaction;
 mod counter_reads;
+mod key_cost;
 mod point_reads;
 mod sizing;
 mod whole_tables;
@@ -24,6 +25,7 @@ use crate::writes::{WritePath, write_paths};
 use compaction::{choose_compaction, refine_compaction};
 use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
+pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub(crate) use sizing::{entity_key, rows_per_join_value};
 
@@ -39,6 +41,50 @@ pub struct DesignInput<'a> {
     pub stats_toml: Option<&'a str>,
 }
 
+/// How the design is sized beyond what the statistics file says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DesignOptions {
+    /// The age (seconds) at which an entity that grows with no retention is
+    /// sized, unless its statistics give a `horizon`; `None`: [`DEFAULT_HORIZON`].
+    pub horizon: Option<u64>,
+}
+
+/// The growth horizon when nothing bounds a table: several years, so that a
+/// table that fits in year one does not silently pass the limits later.
+pub const DEFAULT_HORIZON: u64 = 3 * 365 * 86_400;
+
+/// The horizon a design was sized at, and where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Horizon {
+    pub seconds: u64,
+    /// `default`, or `--horizon` (given by the caller).
+    pub source: &'static str,
+}
+
+impl Horizon {
+    fn of(options: &DesignOptions) -> Self {
+        match options.horizon {
+            Some(seconds) => Self {
+                seconds,
+                source: "--horizon",
+            },
+            None => Self {
+                seconds: DEFAULT_HORIZON,
+                source: "default",
+            },
+        }
+    }
+
+    /// `3y (default)`, as the decisions and the report name it.
+    pub fn text(&self) -> String {
+        format!(
+            "{} ({})",
+            cqlmodel_stats::units::format_duration(self.seconds),
+            self.source
+        )
+    }
+}
+
 /// Everything `design` decides.
 #[derive(Debug, Clone, Serialize)]
 pub struct Design {
@@ -47,6 +93,12 @@ pub struct Design {
     pub queries: Vec<QueryPlan>,
     pub write_paths: Vec<WritePath>,
     pub warnings: Vec<String>,
+    /// The age growing entities with no retention are sized at.
+    #[serde(skip)]
+    pub horizon: Horizon,
+    /// Per read served by a sized table: the typical and the hottest key's cost.
+    #[serde(skip)]
+    pub key_costs: Vec<KeyCost>,
     /// The review of the design's own schema and queries (`crates/review`):
     /// an error here makes the run a partial result (exit 1).
     #[serde(skip)]
@@ -157,6 +209,15 @@ pub(crate) fn rate_text(per_second: f64) -> String {
 }
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
+    design_with(input, &DesignOptions::default())
+}
+
+/// [`design`] with the sizing options (`--horizon`).
+pub fn design_with(
+    input: &DesignInput<'_>,
+    options: &DesignOptions,
+) -> Result<Design, DesignError> {
+    let horizon = Horizon::of(options);
     let read = crate::pgdump::read_model(input.model_sql);
     if read.model.entities.is_empty() {
         return Err(DesignError::stop(read.errors));
@@ -172,7 +233,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     };
     crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
-        Some(text) => Some(load_entity_stats(&model, text)?),
+        Some(text) => Some(load_entity_stats(&model, text, horizon.seconds)?),
         None => None,
     };
     let mut warnings = Vec::new();
@@ -225,6 +286,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             stats,
             &mut tables,
             &mut table_stats,
+            &horizon,
             &mut warnings,
         )?;
         moved_statics = bucket_statics::move_statics(
@@ -316,12 +378,18 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             &mut table_stats,
         );
     }
+    let key_costs = match &entity_stats {
+        Some(_) => key_cost::key_costs(input.keyspace, &tables, &specs, &queries, &table_stats),
+        None => Vec::new(),
+    };
     let mut d = Design {
         keyspace: input.keyspace.to_string(),
         tables,
         queries,
         write_paths,
         warnings,
+        horizon,
+        key_costs,
         review: Vec::new(),
         errors: model_errors.into_iter().chain(query_errors).collect(),
         input_notes,

@@ -23,7 +23,9 @@ pub(super) fn route_point_reads(
     table_stats: &mut Stats,
 ) {
     for q in specs {
-        let Body::Select(spec) = &q.body else { continue };
+        let Body::Select(spec) = &q.body else {
+            continue;
+        };
         if !spec.aggregates.is_empty() || !spec.group_by.is_empty() || q.table.is_some() {
             continue;
         }
@@ -60,13 +62,7 @@ pub(super) fn route_point_reads(
     }
 }
 
-fn move_query(
-    tables: &mut [TableDesign],
-    query: &str,
-    from: usize,
-    to: Option<usize>,
-    salt: u32,
-) {
+fn move_query(tables: &mut [TableDesign], query: &str, from: usize, to: Option<usize>, salt: u32) {
     let Some(to) = to else {
         if let Some(t) = tables.get_mut(from) {
             t.decisions.push(format!(

@@ -25,7 +25,11 @@ pub(crate) fn entity_key(entity: &str) -> String {
 
 /// The conceptual schema (one CQL table per entity, keyed by its primary key),
 /// only to read the statistics file with the size command's own loader.
-pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
+pub(super) fn load_entity_stats(
+    model: &Model,
+    text: &str,
+    horizon: u64,
+) -> Result<Stats, DesignError> {
     use cqlmodel_cql::keywords::quote_ident;
     let keyspace = MODEL_KEYSPACE;
     let mut ddl = format!(
@@ -48,12 +52,39 @@ pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, Desi
         ));
     }
     let schema = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements).schema;
-    load_stats(text, &schema).map_err(|errors| {
+    let mut stats = load_stats(text, &schema).map_err(|errors| {
         let first = errors.first();
         let at = first.map_or((1, 1), |e| line_col(text, e.span.start));
         let message = first.map_or_else(|| "statistics file error".to_string(), |e| e.to_string());
         DesignError::new(DesignErrorKind::Stats, Source::Stats, at, message)
-    })
+    })?;
+    // Growth that nothing removes is sized at the design's horizon, unless
+    // the entity's own statistics give one: every designed table inherits it
+    // (and the stats.toml the design writes says it, for `review --stats`).
+    for ts in stats.tables.values_mut() {
+        let grows = matches!(ts.volume, Volume::Growth { .. });
+        if grows && !matches!(ts.retention, Retention::Seconds(_)) && ts.horizon.is_none() {
+            ts.horizon = Some(horizon);
+        }
+    }
+    Ok(stats)
+}
+
+/// ` at the 3y horizon (default)` for a growing table that nothing bounds
+/// (no retention): the age its partitions were sized at, stated.
+fn at_horizon(ts: &TableStats, horizon: &super::Horizon) -> String {
+    if !matches!(ts.volume, Volume::Growth { .. }) || matches!(ts.retention, Retention::Seconds(_))
+    {
+        return String::new();
+    }
+    match ts.horizon {
+        Some(h) if h == horizon.seconds => format!(", at the {} horizon", horizon.text()),
+        Some(h) => format!(
+            ", at the {} horizon (the statistics' `horizon`)",
+            cqlmodel_stats::units::format_duration(h)
+        ),
+        None => String::new(),
+    }
 }
 
 /// The grain's statistics renamed to the table's columns. A table of several
@@ -161,7 +192,7 @@ fn foreign_key_values(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut Ta
         let rows = match parent.volume {
             Volume::Fixed { rows } => rows,
             Volume::Growth { rows_per_second } => {
-                rows_per_second * parent.horizon.unwrap_or(365 * 86_400) as f64
+                rows_per_second * parent.horizon.unwrap_or(super::DEFAULT_HORIZON) as f64
             }
             Volume::Unspecified => continue,
         };
@@ -254,8 +285,8 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
         Volume::Fixed { rows } => rows,
         Volume::Growth { rows_per_second } => {
             let live = match ts.retention {
-                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(365 * 86_400)),
-                _ => ts.horizon.unwrap_or(365 * 86_400),
+                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(super::DEFAULT_HORIZON)),
+                _ => ts.horizon.unwrap_or(super::DEFAULT_HORIZON),
             };
             rows_per_second * live as f64
         }
@@ -295,7 +326,7 @@ pub(crate) fn rows_per_join_value(t: &TableDesign, stats: &Stats, entity: &str) 
     Some(rows / distinct.max(1.0))
 }
 
-fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
+pub(super) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
     let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
     let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
     build.errors.is_empty().then_some(build.schema)
@@ -309,11 +340,13 @@ pub(super) fn size_tables(
     stats: &Stats,
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
+    horizon: &super::Horizon,
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
         let ts = derived_stats(model, t, stats);
+        let at = at_horizon(&ts, horizon);
         let Some(schema) = build_one(keyspace, t) else {
             continue;
         };
@@ -336,7 +369,7 @@ pub(super) fn size_tables(
         }
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
-                "sizing: largest partition {} rows, {} bytes: within the limits",
+                "sizing: largest partition {} rows, {} bytes{at}: within the limits",
                 trim_float(estimate.sizes.rows.max.round()),
                 trim_float(estimate.sizes.bytes.max.round())
             ));
@@ -357,7 +390,7 @@ pub(super) fn size_tables(
                         t.partition_key
                             .push(KeyPart::Bucket(src.clone(), unit.name().into()));
                         t.decisions.push(format!(
-                            "sizing: partitions exceed {} ({}); a `{}` bucket of `{}` joins the partition key: {}",
+                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key: {}",
                             over.join(", "), rec.summary, unit.name(), src.column, rec.summary
                         ));
                         let rows = estimate.sizes.rows;
@@ -375,7 +408,7 @@ pub(super) fn size_tables(
                         let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
                         t.partition_key.push(KeyPart::Salt(n));
                         t.decisions.push(format!(
-                            "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                            "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
                             over.join(", ")
                         ));
                         extra.extend(single_grain(t));
@@ -399,7 +432,7 @@ pub(super) fn size_tables(
                         .and_then(|(p, _)| t.column_for(p))
                         .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
                     t.decisions.push(format!(
-                        "sizing: partitions exceed {}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
+                        "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
                         over.join(", ")
                     ));
                     extra.extend(single_grain(t));

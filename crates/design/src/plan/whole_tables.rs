@@ -30,7 +30,9 @@ pub(super) fn whole_tables(
 ) -> Vec<TableDesign> {
     let mut out = Vec::new();
     for q in specs {
-        let Body::Select(spec) = &q.body else { continue };
+        let Body::Select(spec) = &q.body else {
+            continue;
+        };
         let Some(o) = off.get(&q.name) else { continue };
         let [entity] = spec.entities.as_slice() else {
             continue;
