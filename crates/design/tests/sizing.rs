@@ -220,3 +220,109 @@ fn without_statistics_no_bound_is_known_and_the_scan_stays_off_the_path() {
         "{plans:?}"
     );
 }
+
+#[test]
+fn growth_with_no_retention_is_sized_at_a_stated_horizon() {
+    let d = sizing();
+    assert_eq!(d.horizon.seconds, cqlmodel_design::DEFAULT_HORIZON);
+    let why = decisions(&d, "channel_events_by_channel");
+    assert!(
+        why.contains(
+            "sizing: partitions exceed partition-bytes, partition-rows, at the 3y (default) horizon"
+        ),
+        "{why}"
+    );
+    assert!(
+        report_md(&d).contains("Growth with no retention is sized at a horizon of 3y (default)")
+    );
+    let j = json(&d);
+    assert_eq!(j["horizon"]["text"], "3y");
+    assert_eq!(j["horizon"]["source"], "default");
+    // A fixed-size entity is not aged.
+    assert!(!decisions(&d, "all_plans").contains("horizon"));
+
+    let (model, queries, stats) = (
+        fixture("model.sql"),
+        fixture("queries.sql"),
+        fixture("stats.toml"),
+    );
+    let input = DesignInput {
+        keyspace: "sizing",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(&stats),
+    };
+    let one_year = 365 * 86_400;
+    let short = cqlmodel_design::design_with(
+        &input,
+        &cqlmodel_design::DesignOptions {
+            horizon: Some(one_year),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        decisions(&short, "channel_events_by_channel").contains("at the 1y (--horizon) horizon"),
+        "{}",
+        decisions(&short, "channel_events_by_channel")
+    );
+    assert_eq!(json(&short)["horizon"]["source"], "--horizon");
+    // The designed stats.toml carries the horizon to `review --stats` and `size`.
+    let carried = short
+        .table_stats
+        .tables
+        .get("sizing.channel_events_by_channel")
+        .and_then(|t| t.horizon);
+    assert_eq!(carried, Some(one_year));
+}
+
+#[test]
+fn each_read_costs_the_typical_and_the_hottest_key() {
+    let d = sizing();
+    let cost = |name: &str| {
+        d.key_costs
+            .iter()
+            .find(|c| c.query == name)
+            .unwrap_or_else(|| panic!("no cost for {name}"))
+    };
+    // The hour bucket fits the hottest channel: a typical channel walks many
+    // nearly empty buckets to fill the same page of 50.
+    let timeline = cost("channel_timeline");
+    assert!(timeline.skew > 100.0, "{timeline:?}");
+    assert!(
+        timeline.typical.partitions > timeline.hottest.partitions,
+        "{timeline:?}"
+    );
+    assert_eq!(timeline.hottest.rows_read, 50.0);
+    assert!(
+        timeline.note.contains("the typical key walks"),
+        "{}",
+        timeline.note
+    );
+    // A point read costs one row for every key.
+    let point = cost("is_member");
+    assert_eq!(
+        (point.typical.rows_read, point.hottest.rows_read),
+        (1.0, 1.0)
+    );
+    assert_eq!(
+        point.note,
+        "one row per partition: every key costs the same"
+    );
+    let j = json(&d);
+    let members = &json_query(&j, "channel_members")["cost"];
+    assert!(
+        members["hottest"]["rows_per_partition"].as_f64()
+            > members["typical"]["rows_per_partition"].as_f64(),
+        "{members}"
+    );
+    let md = report_md(&d);
+    assert!(md.contains("## Cost per key: typical and hottest"));
+    assert!(
+        md.contains("| is_member | `memberships_by_channel_and_member` | 1, 1, 1 | 1, 1, 1 | 1× |"),
+        "{md}"
+    );
+    // Without statistics nothing is sized and no cost is claimed.
+    let bare = sizing_with(None);
+    assert!(bare.key_costs.is_empty());
+    assert!(json(&bare)["queries"][0]["cost"].is_null());
+}

@@ -33,6 +33,7 @@ pub(super) fn move_statics(
     stats: &Stats,
     tables: &mut Vec<TableDesign>,
     table_stats: &mut Stats,
+    warnings: &mut [String],
 ) -> Vec<MovedStatics> {
     let mut out = Vec::new();
     for i in 0..tables.len() {
@@ -64,6 +65,11 @@ pub(super) fn move_statics(
             moved.push((a.clone(), holder.unwrap_or_default()));
         }
         let Some(t) = tables.get_mut(i) else { continue };
+        // Sizing's warnings named the table before it was renamed.
+        let (old, new) = (format!("{old_name}: "), format!("{}: ", t.name));
+        for w in warnings.iter_mut().filter(|w| w.starts_with(&old)) {
+            *w = w.replacen(&old, &new, 1);
+        }
         let names: Vec<String> = moved
             .iter()
             .map(|(a, h)| format!("`{}` in `{h}`", a.column))

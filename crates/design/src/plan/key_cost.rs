@@ -130,12 +130,29 @@ fn note_for(typical: &KeySide, hottest: &KeySide, skew: f64, one_row: bool) -> S
     if one_row {
         return "one row per partition: every key costs the same".into();
     }
-    if skew > SKEW_WARNING {
+    if skew > SKEW_WARNING && typical.partitions > hottest.partitions {
         return format!(
-            "the hottest key's partitions are {}× the typical key's: one layout cannot serve both well (the width fits the hottest key; the typical key reads {} partition(s) for {} rows); a per-key width or a separate table for the few hot keys would, and is not designed here",
+            "the hottest key's partitions are {}× the typical key's and the width fits the hottest: the typical key walks {} partitions where the hottest reads {}; a per-key width (stored with the key) would serve both, and is not designed here",
             trim_float(skew.round()),
             typical.partitions,
+            hottest.partitions
+        );
+    }
+    if skew > SKEW_WARNING && hottest.rows_read > typical.rows_read * SKEW_WARNING {
+        return format!(
+            "the hottest key reads {} rows where the typical key reads {}: the read is not bounded by a page; bound it (LIMIT, a narrower range) or give the few hot keys their own table, which is not designed here",
+            trim_float(hottest.rows_read),
             trim_float(typical.rows_read)
+        );
+    }
+    if skew > SKEW_WARNING {
+        return format!(
+            "the hottest key's partitions are {}× the typical key's, but a page costs both about the same ({} against {} rows read, {} against {} partitions)",
+            trim_float(skew.round()),
+            trim_float(typical.rows_read),
+            trim_float(hottest.rows_read),
+            typical.partitions,
+            hottest.partitions
         );
     }
     format!(

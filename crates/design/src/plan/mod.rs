@@ -6,6 +6,7 @@ mod compaction;
 mod counter_reads;
 mod key_cost;
 mod point_reads;
+mod read_first;
 mod sizing;
 mod whole_tables;
 
@@ -26,6 +27,7 @@ use compaction::{choose_compaction, refine_compaction};
 use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
+pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub(crate) use sizing::{entity_key, rows_per_join_value};
 
@@ -296,6 +298,7 @@ pub fn design_with(
             stats,
             &mut tables,
             &mut table_stats,
+            &mut warnings,
         );
     }
     point_reads::route_point_reads(
@@ -359,7 +362,8 @@ pub fn design_with(
     bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
-    let write_paths = write_paths(
+    let before_paths = warnings.len();
+    let mut write_paths = write_paths(
         &model,
         &specs,
         &meaning,
@@ -368,6 +372,29 @@ pub fn design_with(
         entity_stats.as_ref(),
         &mut warnings,
     );
+    // A read-first step no table serves gets the entity's table by primary
+    // key, and the paths are planned again so that they keep it.
+    let mut sources = read_first_sources(&model, &tables, &write_paths);
+    let tables_before = tables.len();
+    if read_first::add_missing_lookups(&model, &sources, &mut tables) {
+        warnings.truncate(before_paths);
+        write_paths = crate::writes::write_paths(
+            &model,
+            &specs,
+            &meaning,
+            &tables,
+            input.keyspace,
+            entity_stats.as_ref(),
+            &mut warnings,
+        );
+        sources = read_first_sources(&model, &tables, &write_paths);
+        if let Some(stats) = &entity_stats {
+            let added = tables.get(tables_before..).unwrap_or_default();
+            sizing::stats_for_new_tables(&model, input.keyspace, stats, added, &mut table_stats);
+        }
+    }
+    let inferred = write_paths.iter().all(|w| w.inferred);
+    warnings.extend(read_first::read_first_warnings(&sources, inferred));
     refine_compaction(&model, &specs, &write_paths, &mut tables);
     hybrid_reads(&tables, &write_paths, &mut queries);
     if entity_stats.is_some() {

@@ -588,3 +588,20 @@ pub(super) fn rows_per_partition(keyspace: &str, t: &TableDesign, stats: &Stats)
             .max(1.0),
     )
 }
+
+/// Statistics for tables added after sizing (lookups a write path needs):
+/// one row per partition, never bucketed.
+pub(super) fn stats_for_new_tables(
+    model: &Model,
+    keyspace: &str,
+    stats: &Stats,
+    tables: &[TableDesign],
+    out: &mut Stats,
+) {
+    for t in tables {
+        let key = format!("{keyspace}.{}", t.name);
+        if !out.tables.contains_key(&key) {
+            out.tables.insert(key, derived_stats(model, t, stats));
+        }
+    }
+}

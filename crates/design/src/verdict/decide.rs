@@ -511,7 +511,7 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
         lines.push(Line::against(
             "volume",
             format!(
-                "{} rows held (at retention, or a year of growth), {} rows added per second",
+                "{} rows held (at retention, or grown to the sizing horizon), {} rows added per second",
                 count(rows),
                 count(rps)
             ),
