@@ -600,8 +600,8 @@ pub(super) fn stats_for_new_tables(
 ) {
     for t in tables {
         let key = format!("{keyspace}.{}", t.name);
-        if !out.tables.contains_key(&key) {
-            out.tables.insert(key, derived_stats(model, t, stats));
-        }
+        out.tables
+            .entry(key)
+            .or_insert_with(|| derived_stats(model, t, stats));
     }
 }
