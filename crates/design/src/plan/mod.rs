@@ -26,10 +26,11 @@ use crate::writes::{WritePath, write_paths};
 use compaction::{choose_compaction, refine_compaction};
 use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
+pub(crate) use crate::numbers::{rate_text, trim_float};
+pub(crate) use crate::stats_keys::entity_key;
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
-pub(crate) use sizing::{entity_key, rows_per_join_value};
 
 /// What `design` reads.
 #[derive(Debug, Clone, Copy)]
@@ -186,28 +187,6 @@ fn annotation(name: &str, rate: Option<f64>, cl: Option<&str>, page: Option<u64>
     }
     s.push('\n');
     s
-}
-
-pub(crate) fn trim_float(x: f64) -> String {
-    let s = format!("{x:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-/// A rate as an annotation writes it, in the unit that keeps it readable:
-/// `300/s`, `12/min`, `1/h`, `20/day`.
-pub(crate) fn rate_text(per_second: f64) -> String {
-    for (unit, seconds) in [("s", 1.0), ("min", 60.0), ("h", 3_600.0)] {
-        let r = per_second * seconds;
-        if r >= 1.0 || unit == "h" && per_second * 86_400.0 < 1.0 {
-            return format!("{}/{unit}", trim_float(r));
-        }
-    }
-    format!("{}/day", trim_float(per_second * 86_400.0))
 }
 
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {

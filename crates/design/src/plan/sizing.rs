@@ -14,14 +14,8 @@ use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::relational::Model;
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::split::line_col;
-
-/// The keyspace the statistics file's entity names resolve in: PostgreSQL's
-/// default schema, so that `"public.readings"` and `readings` both work.
-pub const MODEL_KEYSPACE: &str = "public";
-
-pub(crate) fn entity_key(entity: &str) -> String {
-    format!("{MODEL_KEYSPACE}.{entity}")
-}
+pub use crate::stats_keys::MODEL_KEYSPACE;
+pub(crate) use crate::stats_keys::{entity_key, rows_per_join_value};
 
 /// The conceptual schema (one CQL table per entity, keyed by its primary key),
 /// only to read the statistics file with the size command's own loader.
@@ -308,22 +302,6 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
             }
         }
     }
-}
-
-/// The mean number of `entity` rows that share the value of its attribute
-/// joined to another entity of the table (`follows` rows per `followee_id`).
-pub(crate) fn rows_per_join_value(t: &TableDesign, stats: &Stats, entity: &str) -> Option<f64> {
-    let es = stats.tables.get(&entity_key(entity))?;
-    let rows = match es.volume {
-        Volume::Fixed { rows } => rows,
-        _ => return None,
-    };
-    let join = t.classes.iter().find_map(|class| {
-        let mine = class.iter().find(|c| c.entity == entity)?;
-        class.iter().any(|c| c.entity != entity).then_some(mine)
-    })?;
-    let distinct = es.column(&join.column)?.distinct?;
-    Some(rows / distinct.max(1.0))
 }
 
 pub(super) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use cqlmodel_stats::{Stats, Volume};
 
-use super::sizing::entity_key;
 use crate::derive::{KeyPart, OffPath, TableDesign, TableKind, add_columns};
 use crate::querylist::{Body, QuerySpec};
 use crate::relational::Model;
 use crate::select::ColRef;
+use crate::stats_keys::entity_key;
 
 /// The most rows a table read whole may hold: far under the review's 100,000
 /// rows per partition, so that growth by an order of magnitude still fits.

@@ -452,7 +452,7 @@ fn rows_text(n: f64) -> String {
     let n = (n * 10.0).round() / 10.0;
     format!(
         "{} row{}",
-        crate::plan::trim_float(n),
+        crate::numbers::trim_float(n),
         if n == 1.0 { "" } else { "s" }
     )
 }
@@ -501,7 +501,7 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
                 "reads {} against writes {}: {} {more} per {less}",
                 weight(b, ev.reads.total),
                 weight(b, w.total),
-                crate::plan::trim_float((ratio * 10.0).round() / 10.0)
+                crate::numbers::trim_float((ratio * 10.0).round() / 10.0)
             ),
             th::WRITE_HEAVY_RATIO,
             w.total >= ev.reads.total,

@@ -241,7 +241,9 @@ fn partition_delete(
 
 /// Children per parent: the statistics' rows over the reference's distinct values.
 fn bound(stats: Option<&Stats>, child: &Entity, fk: &[String]) -> Option<f64> {
-    let es = stats?.tables.get(&crate::plan::entity_key(&child.name))?;
+    let es = stats?
+        .tables
+        .get(&crate::stats_keys::entity_key(&child.name))?;
     let Volume::Fixed { rows } = es.volume else {
         return None;
     };
@@ -262,7 +264,7 @@ fn repeat_per_child(
         |b| {
             format!(
                 "about {} rows per `{parent}` (statistics)",
-                crate::plan::trim_float(b.round())
+                crate::numbers::trim_float(b.round())
             )
         },
     );
@@ -298,7 +300,7 @@ fn cascade_note(
         OnDelete::SetNull => "set their reference to null",
     };
     let rows = bound.map_or("no statistics bound the count: give the child's statistics, or expire the rows with a TTL if they may outlive the parent".to_string(), |b| {
-        format!("bound: about {} rows per `{parent}`", crate::plan::trim_float(b.round()))
+        format!("bound: about {} rows per `{parent}`", crate::numbers::trim_float(b.round()))
     });
     let found = source.map_or("no table lists them by the reference".to_string(), |t| {
         format!("found in `{t}`")

@@ -14,7 +14,7 @@ use super::presence::{
 };
 use super::{Step, WriteStatement};
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
-use crate::plan::trim_float;
+use crate::numbers::trim_float;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
 
@@ -105,7 +105,7 @@ fn plan_statements(
     let fan = |p: &mut Planned| -> Option<String> {
         let other = others.first()?;
         let join = join_column(t, other);
-        let mean = stats.and_then(|s| crate::plan::rows_per_join_value(t, s, other));
+        let mean = stats.and_then(|s| crate::stats_keys::rows_per_join_value(t, s, other));
         p.amplification = mean;
         if let (Some(s), Some(j)) = (stats, &join) {
             p.tail = tail_of(s, other, j).map(|x| (t.name.clone(), x));
@@ -115,7 +115,7 @@ fn plan_statements(
             None => format!("once per related `{other}` row: fan-out on write"),
         };
         let growing = stats
-            .and_then(|s| s.tables.get(&crate::plan::entity_key(other)))
+            .and_then(|s| s.tables.get(&crate::stats_keys::entity_key(other)))
             .is_some_and(|s| !matches!(s.volume, Volume::Fixed { .. }));
         if growing && m.kind == MutationKind::Insert {
             let newest = t
