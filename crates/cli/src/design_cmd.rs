@@ -8,8 +8,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use cqlmodel_design::{
-    DesignError, DesignErrorKind, DesignInput, Source, WriteOptions, design, json,
-    write_design_with,
+    DesignError, DesignErrorKind, DesignInput, DesignOptions, Source, WriteOptions, design_with,
+    json, write_design_with,
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
@@ -33,6 +33,7 @@ pub fn run(
         queries,
         stats,
         existing: None,
+        horizon: None,
     };
     run_with(&files, out, WriteOptions::default(), json_output, color)
 }
@@ -45,6 +46,8 @@ pub struct DesignFiles<'a> {
     /// `--existing`: the schema deployed today (CQL file or directory); the
     /// migration from it to the design is written next to the design.
     pub existing: Option<&'a Path>,
+    /// `--horizon`: the age growth with no retention is sized at (seconds).
+    pub horizon: Option<u64>,
 }
 
 /// [`run`] with the output options (`--force`).
@@ -80,6 +83,7 @@ pub fn run_once(
         queries,
         stats,
         existing,
+        horizon,
     } = *files;
     let mut sources = SourceMap::new();
     let files = match InputFiles::read(model, queries, stats, &mut sources) {
@@ -96,7 +100,7 @@ pub fn run_once(
     };
     // Large models take a while: a spinner on a terminal's stderr.
     let progress = crate::progress::Progress::spinner(format!("designing {}", model.display()));
-    let d = match design(&input) {
+    let d = match design_with(&input, &DesignOptions { horizon }) {
         Ok(d) => d,
         Err(e) => {
             // Every problem of the stop, not only the first.

@@ -145,6 +145,11 @@ enum Command {
         /// to the design is written next to it (migration.md, migration/).
         #[arg(long)]
         existing: Option<PathBuf>,
+        /// The age at which an entity that grows with no retention is sized
+        /// (`3y`, `540d`); default 3y. An entity's
+        /// `horizon` in the statistics file wins for that entity.
+        #[arg(long, value_parser = parse_horizon)]
+        horizon: Option<u64>,
     },
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
@@ -302,12 +307,14 @@ fn main() -> ExitCode {
             out,
             force,
             existing,
+            horizon,
         } => {
             let files = cqlmodel_cli::design_cmd::DesignFiles {
                 model: &model,
                 queries: queries.as_deref(),
                 stats: stats.as_deref(),
                 existing: existing.as_deref(),
+                horizon,
             };
             let run = |model: &mut _| {
                 let options = cqlmodel_design::WriteOptions { force };
@@ -583,4 +590,13 @@ fn input_error(message: &str, format: Format) -> u8 {
 
 fn json_text(value: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
+}
+
+/// `--horizon 3y`: a duration as the statistics file writes one, in seconds.
+fn parse_horizon(text: &str) -> Result<u64, String> {
+    match cqlmodel_stats::units::parse_duration(text) {
+        Ok(0) => Err("the horizon must be longer than zero".into()),
+        Ok(s) => Ok(s),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -27,6 +27,7 @@ fn design(existing: &Path, out: &Path, json: bool) -> (String, String, u8) {
         queries: Some(&queries),
         stats: None,
         existing: Some(existing),
+        horizon: None,
     };
     run_with(&files, out, WriteOptions::default(), json, false)
 }

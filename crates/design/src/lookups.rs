@@ -221,7 +221,7 @@ pub fn cascade_lookups(
 /// True when the statistics give the entity a retention: its tables get a TTL.
 fn expires(stats: Option<&cqlmodel_stats::Stats>, entity: &str) -> bool {
     stats
-        .and_then(|s| s.tables.get(&crate::plan::entity_key(entity)))
+        .and_then(|s| s.tables.get(&crate::stats_keys::entity_key(entity)))
         .is_some_and(|t| matches!(t.retention, cqlmodel_stats::Retention::Seconds(_)))
 }
 

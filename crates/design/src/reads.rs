@@ -204,6 +204,8 @@ pub fn select_cql(
                 }
             }
             KeyPart::Counter | KeyPart::Sum(_) => {}
+            // The constant bucket of a table read whole: always 0.
+            KeyPart::Whole => conds.push(format!("{name} = 0")),
             KeyPart::Salt(n) => {
                 let n = u64::from(*n);
                 partitions = partitions.saturating_mul(n);

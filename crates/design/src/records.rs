@@ -312,6 +312,7 @@ fn counter_table(e: &Entity, columns: &[String], tables: &mut Vec<TableDesign>) 
         classes: Vec::new(),
         ordered: 0,
         ann: Vec::new(),
+        value_set: false,
     };
     t.decisions.push(
         "a counter is not idempotent: a retried increment may count twice, so retry only when the write certainly failed".into(),

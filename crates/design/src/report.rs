@@ -71,11 +71,13 @@ pub fn json(d: &Design) -> Value {
                 "rows_read": q.rows_read,
                 "off_path": q.off_path,
                 "notes": q.notes,
+                "cost": crate::plan::cost_json(d, &q.name),
             })
         })
         .collect();
     json!({
         "keyspace": d.keyspace,
+        "horizon": crate::plan::horizon_json(d),
         "verdict": crate::verdict::verdict_json(&crate::verdict::verdict(d)),
         "tables": tables,
         "queries": queries,
@@ -128,6 +130,7 @@ pub fn report_md(d: &Design) -> String {
                 .map_or("—".into(), |r| format!("{}/s", trim_float(r))),
         ));
     }
+    s.push_str(&crate::plan::key_costs_md(d));
     for q in &d.queries {
         s.push_str(&format!("\n### {}\n\n", md_text(&q.name)));
         if let Some(spec) = d.specs.iter().find(|x| x.name == q.name) {

@@ -4,7 +4,7 @@
 //! the application writes only the base.
 
 use crate::derive::{KeyPart, Role, TableDesign, TableKind};
-use crate::plan::trim_float;
+use crate::numbers::trim_float;
 use crate::querylist::{Body, QuerySpec};
 use crate::relational::Model;
 

@@ -30,6 +30,9 @@ pub enum KeyPart {
     Bucket(ColRef, String),
     /// `hash(partition key) % n`.
     Salt(u32),
+    /// A constant partition key (`bucket int`, always 0): a small, bounded
+    /// table read whole from one partition.
+    Whole,
     /// The `count` counter column of a counter table.
     Counter,
     /// The `sum_<column>` counter column of a counter table: `sum(column)`.
@@ -89,6 +92,12 @@ pub struct TableDesign {
     /// function (from the model, so every table holding the column agrees).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ann: Vec<(String, String)>,
+    /// A set of distinct values (a `count(DISTINCT x)`): one row stands for
+    /// every entity row with that value, so deleting a row leaves it. Set
+    /// where the set is designed, never guessed from the key's shape (a key
+    /// reached through a unique join looks the same).
+    #[serde(skip)]
+    pub value_set: bool,
 }
 
 impl TableDesign {
@@ -289,6 +298,7 @@ fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
             },
         ),
         KeyPart::Salt(_) => ("salt".into(), "int".into()),
+        KeyPart::Whole => ("bucket".into(), "int".into()),
         KeyPart::Counter => ("count".into(), "counter".into()),
         KeyPart::Sum(c) => (format!("sum_{}", c.column), "counter".into()),
     };

@@ -59,6 +59,10 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
         }
         return out;
     }
+    // A table read whole is every row of the entity: `all_plans`.
+    if t.partition_key == [KeyPart::Whole] {
+        out.push(fit_name(&format!("all_{}", t.entity)));
+    }
     if let Some(parent) = static_parent(t) {
         out.push(format!("{}_by_id", singular(&parent)));
     }

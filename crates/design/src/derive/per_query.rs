@@ -427,6 +427,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         classes: classes.clone(),
         ordered,
         ann: Vec::new(),
+        value_set: false,
     };
     let mut wanted: Vec<ColRef> = spec.projection.iter().map(|c| rep(&classes, c)).collect();
     // The vector an ANN read ranks by lives in its table (it is not returned).
@@ -505,6 +506,7 @@ fn value_set(
         classes: classes.to_vec(),
         ordered: 1,
         ann: Vec::new(),
+        value_set: true,
     };
     add_columns(model, &mut t, &[], &[]);
     t
@@ -570,6 +572,7 @@ fn counter_table(
         classes: classes.to_vec(),
         ordered: 0,
         ann: Vec::new(),
+        value_set: false,
     };
     add_columns(model, &mut t, &[], &[]);
     let mut parts: Vec<KeyPart> = Vec::new();

@@ -1,9 +1,14 @@
 //! The whole design: parse, derive, merge, size, choose compaction, plan reads
 //! and writes.
 
+mod bucket_statics;
 mod compaction;
 mod counter_reads;
+mod key_cost;
+mod point_reads;
+mod read_first;
 mod sizing;
+mod whole_tables;
 
 use std::collections::BTreeMap;
 
@@ -21,8 +26,11 @@ use crate::writes::{WritePath, write_paths};
 use compaction::{choose_compaction, refine_compaction};
 use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
+pub(crate) use crate::numbers::{rate_text, trim_float};
+pub(crate) use crate::stats_keys::entity_key;
+pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
+pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
-pub(crate) use sizing::{entity_key, rows_per_join_value};
 
 /// What `design` reads.
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +44,50 @@ pub struct DesignInput<'a> {
     pub stats_toml: Option<&'a str>,
 }
 
+/// How the design is sized beyond what the statistics file says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DesignOptions {
+    /// The age (seconds) at which an entity that grows with no retention is
+    /// sized, unless its statistics give a `horizon`; `None`: [`DEFAULT_HORIZON`].
+    pub horizon: Option<u64>,
+}
+
+/// The growth horizon when nothing bounds a table: several years, so that a
+/// table that fits in year one does not silently pass the limits later.
+pub const DEFAULT_HORIZON: u64 = 3 * 365 * 86_400;
+
+/// The horizon a design was sized at, and where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Horizon {
+    pub seconds: u64,
+    /// `default`, or `--horizon` (given by the caller).
+    pub source: &'static str,
+}
+
+impl Horizon {
+    fn of(options: &DesignOptions) -> Self {
+        match options.horizon {
+            Some(seconds) => Self {
+                seconds,
+                source: "--horizon",
+            },
+            None => Self {
+                seconds: DEFAULT_HORIZON,
+                source: "default",
+            },
+        }
+    }
+
+    /// `3y (default)`, as the decisions and the report name it.
+    pub fn text(&self) -> String {
+        format!(
+            "{} ({})",
+            cqlmodel_stats::units::format_duration(self.seconds),
+            self.source
+        )
+    }
+}
+
 /// Everything `design` decides.
 #[derive(Debug, Clone, Serialize)]
 pub struct Design {
@@ -44,6 +96,12 @@ pub struct Design {
     pub queries: Vec<QueryPlan>,
     pub write_paths: Vec<WritePath>,
     pub warnings: Vec<String>,
+    /// The age growing entities with no retention are sized at.
+    #[serde(skip)]
+    pub horizon: Horizon,
+    /// Per read served by a sized table: the typical and the hottest key's cost.
+    #[serde(skip)]
+    pub key_costs: Vec<KeyCost>,
     /// The review of the design's own schema and queries (`crates/review`):
     /// an error here makes the run a partial result (exit 1).
     #[serde(skip)]
@@ -131,29 +189,16 @@ fn annotation(name: &str, rate: Option<f64>, cl: Option<&str>, page: Option<u64>
     s
 }
 
-pub(crate) fn trim_float(x: f64) -> String {
-    let s = format!("{x:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-/// A rate as an annotation writes it, in the unit that keeps it readable:
-/// `300/s`, `12/min`, `1/h`, `20/day`.
-pub(crate) fn rate_text(per_second: f64) -> String {
-    for (unit, seconds) in [("s", 1.0), ("min", 60.0), ("h", 3_600.0)] {
-        let r = per_second * seconds;
-        if r >= 1.0 || unit == "h" && per_second * 86_400.0 < 1.0 {
-            return format!("{}/{unit}", trim_float(r));
-        }
-    }
-    format!("{}/day", trim_float(per_second * 86_400.0))
-}
-
 pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
+    design_with(input, &DesignOptions::default())
+}
+
+/// [`design`] with the sizing options (`--horizon`).
+pub fn design_with(
+    input: &DesignInput<'_>,
+    options: &DesignOptions,
+) -> Result<Design, DesignError> {
+    let horizon = Horizon::of(options);
     let read = crate::pgdump::read_model(input.model_sql);
     if read.model.entities.is_empty() {
         return Err(DesignError::stop(read.errors));
@@ -171,7 +216,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     input_notes.extend(query_notes);
     crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
-        Some(text) => Some(load_entity_stats(&model, text)?),
+        Some(text) => Some(load_entity_stats(&model, text, horizon.seconds)?),
         None => None,
     };
     let mut warnings = Vec::new();
@@ -192,6 +237,12 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             }
         }
     }
+    candidates.extend(whole_tables::whole_tables(
+        &model,
+        &specs,
+        entity_stats.as_ref(),
+        &mut off,
+    ));
     if specs.iter().all(|q| !matches!(q.body, Body::Select(_))) {
         warnings.push("no SELECT in the query list: one table per entity, keyed by its primary key (list the queries to get query-driven tables)".into());
         for e in &model.entities {
@@ -210,6 +261,7 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
     ));
     crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
     let mut table_stats = Stats::default();
+    let mut moved_statics = Vec::new();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
         size_tables(
@@ -218,9 +270,27 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             stats,
             &mut tables,
             &mut table_stats,
+            &horizon,
             &mut warnings,
         )?;
+        moved_statics = bucket_statics::move_statics(
+            &model,
+            input.keyspace,
+            &specs,
+            stats,
+            &mut tables,
+            &mut table_stats,
+            &mut warnings,
+        );
     }
+    point_reads::route_point_reads(
+        &model,
+        input.keyspace,
+        &specs,
+        entity_stats.as_ref(),
+        &mut tables,
+        &mut table_stats,
+    );
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
     let mut queries = Vec::new();
@@ -272,9 +342,11 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         ));
     }
     crate::reads::normalized_reads(&model, &tables, &mut queries);
+    bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
-    let write_paths = write_paths(
+    let before_paths = warnings.len();
+    let mut write_paths = write_paths(
         &model,
         &specs,
         &meaning,
@@ -283,6 +355,29 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
         entity_stats.as_ref(),
         &mut warnings,
     );
+    // A read-first step no table serves gets the entity's table by primary
+    // key, and the paths are planned again so that they keep it.
+    let mut sources = read_first_sources(&model, &tables, &write_paths);
+    let tables_before = tables.len();
+    if read_first::add_missing_lookups(&model, &sources, &mut tables) {
+        warnings.truncate(before_paths);
+        write_paths = crate::writes::write_paths(
+            &model,
+            &specs,
+            &meaning,
+            &tables,
+            input.keyspace,
+            entity_stats.as_ref(),
+            &mut warnings,
+        );
+        sources = read_first_sources(&model, &tables, &write_paths);
+        if let Some(stats) = &entity_stats {
+            let added = tables.get(tables_before..).unwrap_or_default();
+            sizing::stats_for_new_tables(&model, input.keyspace, stats, added, &mut table_stats);
+        }
+    }
+    let inferred = write_paths.iter().all(|w| w.inferred);
+    warnings.extend(read_first::read_first_warnings(&sources, inferred));
     refine_compaction(&model, &specs, &write_paths, &mut tables);
     hybrid_reads(&tables, &write_paths, &mut queries);
     if entity_stats.is_some() {
@@ -293,12 +388,18 @@ pub fn design(input: &DesignInput<'_>) -> Result<Design, DesignError> {
             &mut table_stats,
         );
     }
+    let key_costs = match &entity_stats {
+        Some(_) => key_cost::key_costs(input.keyspace, &tables, &specs, &queries, &table_stats),
+        None => Vec::new(),
+    };
     let mut d = Design {
         keyspace: input.keyspace.to_string(),
         tables,
         queries,
         write_paths,
         warnings,
+        horizon,
+        key_costs,
         review: Vec::new(),
         errors: model_errors.into_iter().chain(query_errors).collect(),
         input_notes,

@@ -14,18 +14,16 @@ use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::relational::Model;
 use crate::schema_out::{keyspace_cql, table_cql};
 use crate::split::line_col;
-
-/// The keyspace the statistics file's entity names resolve in: PostgreSQL's
-/// default schema, so that `"public.readings"` and `readings` both work.
-pub const MODEL_KEYSPACE: &str = "public";
-
-pub(crate) fn entity_key(entity: &str) -> String {
-    format!("{MODEL_KEYSPACE}.{entity}")
-}
+pub use crate::stats_keys::MODEL_KEYSPACE;
+pub(crate) use crate::stats_keys::{entity_key, rows_per_join_value};
 
 /// The conceptual schema (one CQL table per entity, keyed by its primary key),
 /// only to read the statistics file with the size command's own loader.
-pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, DesignError> {
+pub(super) fn load_entity_stats(
+    model: &Model,
+    text: &str,
+    horizon: u64,
+) -> Result<Stats, DesignError> {
     use cqlmodel_cql::keywords::quote_ident;
     let keyspace = MODEL_KEYSPACE;
     let mut ddl = format!(
@@ -48,18 +46,45 @@ pub(super) fn load_entity_stats(model: &Model, text: &str) -> Result<Stats, Desi
         ));
     }
     let schema = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements).schema;
-    load_stats(text, &schema).map_err(|errors| {
+    let mut stats = load_stats(text, &schema).map_err(|errors| {
         let first = errors.first();
         let at = first.map_or((1, 1), |e| line_col(text, e.span.start));
         let message = first.map_or_else(|| "statistics file error".to_string(), |e| e.to_string());
         DesignError::new(DesignErrorKind::Stats, Source::Stats, at, message)
-    })
+    })?;
+    // Growth that nothing removes is sized at the design's horizon, unless
+    // the entity's own statistics give one: every designed table inherits it
+    // (and the stats.toml the design writes says it, for `review --stats`).
+    for ts in stats.tables.values_mut() {
+        let grows = matches!(ts.volume, Volume::Growth { .. });
+        if grows && !matches!(ts.retention, Retention::Seconds(_)) && ts.horizon.is_none() {
+            ts.horizon = Some(horizon);
+        }
+    }
+    Ok(stats)
+}
+
+/// ` at the 3y horizon (default)` for a growing table that nothing bounds
+/// (no retention): the age its partitions were sized at, stated.
+fn at_horizon(ts: &TableStats, horizon: &super::Horizon) -> String {
+    if !matches!(ts.volume, Volume::Growth { .. }) || matches!(ts.retention, Retention::Seconds(_))
+    {
+        return String::new();
+    }
+    match ts.horizon {
+        Some(h) if h == horizon.seconds => format!(", at the {} horizon", horizon.text()),
+        Some(h) => format!(
+            ", at the {} horizon (the statistics' `horizon`)",
+            cqlmodel_stats::units::format_duration(h)
+        ),
+        None => String::new(),
+    }
 }
 
 /// The grain's statistics renamed to the table's columns. A table of several
 /// entities' rows (a timeline: posts × follows) holds the growing one's rows
 /// times the mean number of rows of each other one that meets a row of it.
-fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
+pub(super) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
     let of = |e: &str| stats.tables.get(&entity_key(e));
     let grain: Vec<&String> = if t.grain.is_empty() {
         vec![&t.entity]
@@ -121,6 +146,11 @@ fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
                 distribution: Some(Distribution::Uniform),
                 ..ColumnStats::default()
             }),
+            KeyPart::Whole => Some(ColumnStats {
+                distinct: Some(1.0),
+                distribution: Some(Distribution::Uniform),
+                ..ColumnStats::default()
+            }),
             KeyPart::Counter | KeyPart::Sum(_) => None,
         };
         if let Some(cs) = cs {
@@ -156,7 +186,7 @@ fn foreign_key_values(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut Ta
         let rows = match parent.volume {
             Volume::Fixed { rows } => rows,
             Volume::Growth { rows_per_second } => {
-                rows_per_second * parent.horizon.unwrap_or(365 * 86_400) as f64
+                rows_per_second * parent.horizon.unwrap_or(super::DEFAULT_HORIZON) as f64
             }
             Volume::Unspecified => continue,
         };
@@ -249,8 +279,8 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
         Volume::Fixed { rows } => rows,
         Volume::Growth { rows_per_second } => {
             let live = match ts.retention {
-                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(365 * 86_400)),
-                _ => ts.horizon.unwrap_or(365 * 86_400),
+                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(super::DEFAULT_HORIZON)),
+                _ => ts.horizon.unwrap_or(super::DEFAULT_HORIZON),
             };
             rows_per_second * live as f64
         }
@@ -274,23 +304,7 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
     }
 }
 
-/// The mean number of `entity` rows that share the value of its attribute
-/// joined to another entity of the table (`follows` rows per `followee_id`).
-pub(crate) fn rows_per_join_value(t: &TableDesign, stats: &Stats, entity: &str) -> Option<f64> {
-    let es = stats.tables.get(&entity_key(entity))?;
-    let rows = match es.volume {
-        Volume::Fixed { rows } => rows,
-        _ => return None,
-    };
-    let join = t.classes.iter().find_map(|class| {
-        let mine = class.iter().find(|c| c.entity == entity)?;
-        class.iter().any(|c| c.entity != entity).then_some(mine)
-    })?;
-    let distinct = es.column(&join.column)?.distinct?;
-    Some(rows / distinct.max(1.0))
-}
-
-fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
+pub(super) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
     let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
     let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
     build.errors.is_empty().then_some(build.schema)
@@ -304,11 +318,13 @@ pub(super) fn size_tables(
     stats: &Stats,
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
+    horizon: &super::Horizon,
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
         let ts = derived_stats(model, t, stats);
+        let at = at_horizon(&ts, horizon);
         let Some(schema) = build_one(keyspace, t) else {
             continue;
         };
@@ -316,6 +332,11 @@ pub(super) fn size_tables(
             continue;
         };
         let estimate = estimate_table(table, &ts, &stats.thresholds);
+        if super::whole_tables::is_whole(t) {
+            whole_table_fits(t, &estimate, warnings);
+            out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
         if let Some(entity) = one_row_per_partition(model, t) {
             t.decisions.push(format!(
                 "sizing: the partition key holds the key of `{entity}`: one row per partition ({} bytes), nothing to bucket",
@@ -326,7 +347,7 @@ pub(super) fn size_tables(
         }
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
-                "sizing: largest partition {} rows, {} bytes: within the limits",
+                "sizing: largest partition {} rows, {} bytes{at}: within the limits",
                 trim_float(estimate.sizes.rows.max.round()),
                 trim_float(estimate.sizes.bytes.max.round())
             ));
@@ -347,7 +368,7 @@ pub(super) fn size_tables(
                         t.partition_key
                             .push(KeyPart::Bucket(src.clone(), unit.name().into()));
                         t.decisions.push(format!(
-                            "sizing: partitions exceed {} ({}); a `{}` bucket of `{}` joins the partition key: {}",
+                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key: {}",
                             over.join(", "), rec.summary, unit.name(), src.column, rec.summary
                         ));
                         let rows = estimate.sizes.rows;
@@ -365,7 +386,7 @@ pub(super) fn size_tables(
                         let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
                         t.partition_key.push(KeyPart::Salt(n));
                         t.decisions.push(format!(
-                            "sizing: partitions exceed {} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                            "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
                             over.join(", ")
                         ));
                         extra.extend(single_grain(t));
@@ -389,7 +410,7 @@ pub(super) fn size_tables(
                         .and_then(|(p, _)| t.column_for(p))
                         .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
                     t.decisions.push(format!(
-                        "sizing: partitions exceed {}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
+                        "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
                         over.join(", ")
                     ));
                     extra.extend(single_grain(t));
@@ -439,6 +460,36 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A table read whole is one partition: it is never bucketed (a read would
+/// then scan again); its size is stated against the limits, and a warning
+/// says when the bound no longer holds.
+fn whole_table_fits(
+    t: &mut TableDesign,
+    estimate: &cqlmodel_stats::SizeEstimate,
+    warnings: &mut Vec<String>,
+) {
+    let (rows, bytes) = (
+        trim_float(estimate.sizes.rows.max.round()),
+        trim_float(estimate.sizes.bytes.max.round()),
+    );
+    if estimate.exceeds.is_empty() {
+        t.decisions.push(format!(
+            "sizing: the one partition holds every row, {rows} rows, {bytes} bytes: within the partition limits"
+        ));
+    } else {
+        let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+        t.decisions.push(format!(
+            "sizing: the one partition holds every row, {rows} rows, {bytes} bytes: over {}",
+            over.join(", ")
+        ));
+        warnings.push(format!(
+            "{}: read whole from one partition of {rows} rows, {bytes} bytes, over {}: read it by key, or cache it in the application",
+            t.name,
+            over.join(", ")
+        ));
+    }
 }
 
 /// A largest partition this many times the median one: the bucket that fits
@@ -514,4 +565,21 @@ pub(super) fn rows_per_partition(keyspace: &str, t: &TableDesign, stats: &Stats)
             .round()
             .max(1.0),
     )
+}
+
+/// Statistics for tables added after sizing (lookups a write path needs):
+/// one row per partition, never bucketed.
+pub(super) fn stats_for_new_tables(
+    model: &Model,
+    keyspace: &str,
+    stats: &Stats,
+    tables: &[TableDesign],
+    out: &mut Stats,
+) {
+    for t in tables {
+        let key = format!("{keyspace}.{}", t.name);
+        out.tables
+            .entry(key)
+            .or_insert_with(|| derived_stats(model, t, stats));
+    }
 }

@@ -452,7 +452,7 @@ fn rows_text(n: f64) -> String {
     let n = (n * 10.0).round() / 10.0;
     format!(
         "{} row{}",
-        crate::plan::trim_float(n),
+        crate::numbers::trim_float(n),
         if n == 1.0 { "" } else { "s" }
     )
 }
@@ -501,7 +501,7 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
                 "reads {} against writes {}: {} {more} per {less}",
                 weight(b, ev.reads.total),
                 weight(b, w.total),
-                crate::plan::trim_float((ratio * 10.0).round() / 10.0)
+                crate::numbers::trim_float((ratio * 10.0).round() / 10.0)
             ),
             th::WRITE_HEAVY_RATIO,
             w.total >= ev.reads.total,
@@ -511,7 +511,7 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
         lines.push(Line::against(
             "volume",
             format!(
-                "{} rows held (at retention, or a year of growth), {} rows added per second",
+                "{} rows held (at retention, or grown to the sizing horizon), {} rows added per second",
                 count(rows),
                 count(rps)
             ),

@@ -2,7 +2,7 @@
 //! rates or query counts.
 
 use super::evidence::Basis;
-use crate::plan::{rate_text, trim_float};
+use crate::numbers::{rate_text, trim_float};
 
 /// `0.9634` → `96.3%`; a share that is not zero never prints as `0%`.
 pub fn pct(share: f64) -> String {

@@ -18,7 +18,8 @@ pub struct Threshold {
 /// `scatter_gather_partitions` default).
 pub const FEW_PARTITIONS: u64 = 10;
 
-/// The sizing horizon of a growing table without retention (as `size`).
+/// The sizing horizon of a growing table without retention when the
+/// statistics give none (the design sets its own, `plan::DEFAULT_HORIZON`).
 pub const GROWTH_HORIZON_SECONDS: u64 = 365 * 86_400;
 
 /// More than this share of an entity's reads off the OLTP path: it stays relational.

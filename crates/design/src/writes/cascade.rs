@@ -283,7 +283,9 @@ pub(crate) fn bound(
     parent: &str,
 ) -> Option<Bound> {
     let stats = stats?;
-    let es = stats.tables.get(&crate::plan::entity_key(&child.name))?;
+    let es = stats
+        .tables
+        .get(&crate::stats_keys::entity_key(&child.name))?;
     let (rows, volume) = rows_of(es)?;
     let column = es.column(fk.first()?);
     let (distinct, whence) = match column.and_then(|c| c.distinct) {
@@ -292,7 +294,7 @@ pub(crate) fn bound(
             format!("{} distinct `{}`", format_count(d), fk.join(", ")),
         ),
         None => {
-            let p = stats.tables.get(&crate::plan::entity_key(parent))?;
+            let p = stats.tables.get(&crate::stats_keys::entity_key(parent))?;
             let (d, _) = rows_of(p)?;
             (
                 d,
@@ -333,7 +335,7 @@ fn rows_of(es: &TableStats) -> Option<(f64, String)> {
                 rows_per_second * age as f64,
                 format!(
                     "{}/s over {} ({why})",
-                    crate::plan::trim_float(rows_per_second),
+                    crate::numbers::trim_float(rows_per_second),
                     cqlmodel_stats::units::format_duration(age)
                 ),
             ))

@@ -193,8 +193,8 @@ pub(super) fn explain(
         |r| {
             format!(
                 "; at {} that is {} Paxos rounds per second, each four round trips to a quorum of replicas instead of one write",
-                crate::plan::rate_text(r),
-                crate::plan::trim_float(r)
+                crate::numbers::rate_text(r),
+                crate::numbers::trim_float(r)
             )
         },
     );

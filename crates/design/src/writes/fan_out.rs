@@ -126,7 +126,11 @@ pub(super) fn join_column(t: &TableDesign, entity: &str) -> Option<String> {
 }
 
 fn entity_rows(stats: &Stats, entity: &str) -> Option<f64> {
-    match stats.tables.get(&crate::plan::entity_key(entity))?.volume {
+    match stats
+        .tables
+        .get(&crate::stats_keys::entity_key(entity))?
+        .volume
+    {
         Volume::Fixed { rows } => Some(rows),
         _ => None,
     }
@@ -134,7 +138,7 @@ fn entity_rows(stats: &Stats, entity: &str) -> Option<f64> {
 
 /// The largest number of rows one source value fans out to (zipf head share × rows).
 pub(super) fn tail_of(stats: &Stats, entity: &str, join_column: &str) -> Option<f64> {
-    let ts = stats.tables.get(&crate::plan::entity_key(entity))?;
+    let ts = stats.tables.get(&crate::stats_keys::entity_key(entity))?;
     let rows = entity_rows(stats, entity)?;
     let c = ts.column(join_column)?;
     let n = c.distinct?;

@@ -170,8 +170,8 @@ pub(super) fn guard_set_counts(
     if let Some(r) = rate.filter(|r| *r > high) {
         notes.push(format!(
             "counted set at {}: guarding the count with `IF NOT EXISTS` would put a lightweight transaction on a path over {}/s; the count is not guarded, so a repeated insert of the same row counts twice: the application checks the row first (a read of `{record}`) or the exact number is the set partition's row count",
-            crate::plan::rate_text(r),
-            crate::plan::trim_float(high)
+            crate::numbers::rate_text(r),
+            crate::numbers::trim_float(high)
         ));
         return;
     }

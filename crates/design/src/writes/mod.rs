@@ -117,6 +117,7 @@ pub fn by_primary_key(model: &Model, e: &Entity) -> TableDesign {
         classes: Vec::new(),
         ordered: 0,
         ann: Vec::new(),
+        value_set: false,
     };
     let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(&a.name)).collect();
     add_columns(model, &mut t, &wanted, &[]);

@@ -14,7 +14,7 @@ use super::presence::{
 };
 use super::{Step, WriteStatement};
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
-use crate::plan::trim_float;
+use crate::numbers::trim_float;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
 
@@ -105,7 +105,7 @@ fn plan_statements(
     let fan = |p: &mut Planned| -> Option<String> {
         let other = others.first()?;
         let join = join_column(t, other);
-        let mean = stats.and_then(|s| crate::plan::rows_per_join_value(t, s, other));
+        let mean = stats.and_then(|s| crate::stats_keys::rows_per_join_value(t, s, other));
         p.amplification = mean;
         if let (Some(s), Some(j)) = (stats, &join) {
             p.tail = tail_of(s, other, j).map(|x| (t.name.clone(), x));
@@ -115,7 +115,7 @@ fn plan_statements(
             None => format!("once per related `{other}` row: fan-out on write"),
         };
         let growing = stats
-            .and_then(|s| s.tables.get(&crate::plan::entity_key(other)))
+            .and_then(|s| s.tables.get(&crate::stats_keys::entity_key(other)))
             .is_some_and(|s| !matches!(s.volume, Volume::Fixed { .. }));
         if growing && m.kind == MutationKind::Insert {
             let newest = t
@@ -278,7 +278,7 @@ fn plan_statements(
             };
             match m.kind {
                 MutationKind::Insert => p.statements.push(insert_row(repeat)),
-                MutationKind::Delete if value_set(t, model, &m.entity) => {
+                MutationKind::Delete if value_set(t, &m.entity) => {
                     p.note = Some(format!(
                         "`{}` holds the distinct values of a `count(DISTINCT …)`, not rows: deleting one row cannot remove a value other rows may still hold, so the set keeps it (the count is high by the values whose last row went, until the TTL or a recount job removes them)",
                         t.name
@@ -453,29 +453,8 @@ fn plan_statements(
     p
 }
 
-/// A table of distinct values (crate::derive's set for `count(DISTINCT x)`):
-/// its key holds none of the entity's keys, so one of its rows stands for
-/// many of the entity's.
-fn value_set(t: &TableDesign, model: &Model, entity: &str) -> bool {
-    let Some(e) = model.entity(entity) else {
-        return false;
-    };
-    // A key column stands for every attribute equal to it (a join).
-    let key_columns: Vec<String> = t
-        .partition_key
-        .iter()
-        .chain(t.clustering.iter().map(|(p, _)| p))
-        .flat_map(|p| match p {
-            KeyPart::Attr(a) | KeyPart::Bucket(a, _) => crate::derive::class_of(&t.classes, a)
-                .into_iter()
-                .chain(std::iter::once(a.clone()))
-                .filter(|x| x.entity == entity)
-                .map(|x| x.column)
-                .collect(),
-            _ => Vec::new(),
-        })
-        .collect();
-    t.kind == crate::derive::TableKind::Table
-        && t.grain == [entity.to_string()]
-        && !e.keys().any(|k| k.iter().all(|c| key_columns.contains(c)))
+/// A table of distinct values (crate::derive's set for `count(DISTINCT x)`)
+/// of this entity: one of its rows stands for many of the entity's.
+fn value_set(t: &TableDesign, entity: &str) -> bool {
+    t.value_set && t.grain == [entity.to_string()]
 }

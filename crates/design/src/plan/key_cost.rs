@@ -1,0 +1,223 @@
+//! The cost of each read for the typical key and for the hottest key (issue
+//! 10 §5): one partition layout serves both, and a skewed distribution makes
+//! them differ by orders of magnitude. The median partition (p50) stands for
+//! the typical key, the largest (max) for the hottest.
+
+use cqlmodel_stats::{Stats, estimate_table};
+use serde::Serialize;
+
+use super::sizing::build_one;
+use super::{SKEW_WARNING, trim_float};
+use crate::derive::{KeyPart, TableDesign};
+use crate::querylist::{Body, QuerySpec};
+use crate::reads::QueryPlan;
+
+/// What one execution of a read costs for one key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeySide {
+    /// Rows in each partition the read touches.
+    pub rows_per_partition: f64,
+    /// Bytes in each partition the read touches.
+    pub bytes_per_partition: f64,
+    /// Partitions read per execution (a page).
+    pub partitions: u64,
+    /// Rows read per execution.
+    pub rows_read: f64,
+}
+
+/// A read's cost for the typical and the hottest key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyCost {
+    pub query: String,
+    pub table: String,
+    pub typical: KeySide,
+    pub hottest: KeySide,
+    /// Largest partition over the median one.
+    pub skew: f64,
+    pub note: String,
+}
+
+/// The typical and hottest key's cost of every read served by a sized table.
+pub(super) fn key_costs(
+    keyspace: &str,
+    tables: &[TableDesign],
+    specs: &[QuerySpec],
+    queries: &[QueryPlan],
+    table_stats: &Stats,
+) -> Vec<KeyCost> {
+    queries
+        .iter()
+        .filter_map(|q| {
+            let t = tables.iter().find(|t| Some(&t.name) == q.table.as_ref())?;
+            let spec = specs.iter().find_map(|s| match &s.body {
+                Body::Select(sel) if s.name == q.name => Some((s, sel)),
+                _ => None,
+            })?;
+            cost_of(keyspace, t, spec, q, table_stats)
+        })
+        .collect()
+}
+
+fn cost_of(
+    keyspace: &str,
+    t: &TableDesign,
+    (q, spec): (&QuerySpec, &crate::select::SelectSpec),
+    plan: &QueryPlan,
+    table_stats: &Stats,
+) -> Option<KeyCost> {
+    let ts = table_stats.tables.get(&format!("{keyspace}.{}", t.name))?;
+    let schema = build_one(keyspace, t)?;
+    let table = schema.table(keyspace, &t.name)?;
+    let sizes = estimate_table(table, ts, &table_stats.thresholds).sizes;
+    let partitions = plan.partitions?;
+    // A read of one row per partition (every key column bound) costs the
+    // same for every key: one row.
+    let one_row = plan.rows_read.is_some_and(|r| r <= partitions as f64);
+    let bucket_walk = t
+        .partition_key
+        .iter()
+        .any(|p| matches!(p, KeyPart::Bucket(..)))
+        && plan.statements > 1;
+    let bound = spec.limit.or(q.page_size());
+    let side = |rows: f64, bytes: f64| {
+        let rows = if one_row { 1.0 } else { rows.max(0.0) };
+        // A bucket walk stops once the page is full: a key with few rows per
+        // bucket walks more buckets for the same page.
+        let parts = match bound {
+            Some(b) if bucket_walk && rows > 0.0 => {
+                partitions.min(((b as f64) / rows).ceil().max(1.0) as u64)
+            }
+            _ => partitions,
+        };
+        let per_statement_cap = bound.map(|b| b as f64 * per_statement_factor(plan, bucket_walk));
+        let read = (rows * parts as f64).min(per_statement_cap.unwrap_or(f64::INFINITY));
+        KeySide {
+            rows_per_partition: rows.round(),
+            bytes_per_partition: bytes.round(),
+            partitions: parts,
+            rows_read: read.round(),
+        }
+    };
+    let typical = side(sizes.rows.p50, sizes.bytes.p50);
+    let hottest = side(sizes.rows.max, sizes.bytes.max);
+    let skew = if sizes.rows.p50 > 0.0 {
+        sizes.rows.max / sizes.rows.p50
+    } else {
+        1.0
+    };
+    let note = note_for(&typical, &hottest, skew, one_row);
+    Some(KeyCost {
+        query: plan.name.clone(),
+        table: t.name.clone(),
+        typical,
+        hottest,
+        skew: (skew * 10.0).round() / 10.0,
+        note,
+    })
+}
+
+/// A LIMIT bounds each statement of a concurrent (salt, IN) read; a bucket
+/// walk reads one LIMIT in all.
+fn per_statement_factor(plan: &QueryPlan, bucket_walk: bool) -> f64 {
+    if bucket_walk {
+        1.0
+    } else {
+        plan.statements.max(1) as f64
+    }
+}
+
+fn note_for(typical: &KeySide, hottest: &KeySide, skew: f64, one_row: bool) -> String {
+    if one_row {
+        return "one row per partition: every key costs the same".into();
+    }
+    if skew > SKEW_WARNING && typical.partitions > hottest.partitions {
+        return format!(
+            "the hottest key's partitions are {}× the typical key's and the width fits the hottest: the typical key walks {} partitions where the hottest reads {}; a per-key width (stored with the key) would serve both, and is not designed here",
+            trim_float(skew.round()),
+            typical.partitions,
+            hottest.partitions
+        );
+    }
+    if skew > SKEW_WARNING && hottest.rows_read > typical.rows_read * SKEW_WARNING {
+        return format!(
+            "the hottest key reads {} rows where the typical key reads {}: the read is not bounded by a page; bound it (LIMIT, a narrower range) or give the few hot keys their own table, which is not designed here",
+            trim_float(hottest.rows_read),
+            trim_float(typical.rows_read)
+        );
+    }
+    if skew > SKEW_WARNING {
+        return format!(
+            "the hottest key's partitions are {}× the typical key's, but a page costs both about the same ({} against {} rows read, {} against {} partitions)",
+            trim_float(skew.round()),
+            trim_float(typical.rows_read),
+            trim_float(hottest.rows_read),
+            typical.partitions,
+            hottest.partitions
+        );
+    }
+    format!(
+        "typical and hottest key differ by {}×: one layout serves both ({} against {} rows read)",
+        trim_float((skew * 10.0).round() / 10.0),
+        trim_float(typical.rows_read),
+        trim_float(hottest.rows_read)
+    )
+}
+
+/// report.md's section: the sizing horizon, then per read the typical and
+/// hottest key's cost (empty without statistics).
+pub fn key_costs_md(d: &super::Design) -> String {
+    if d.entity_stats.is_none() {
+        return String::new();
+    }
+    let mut s = format!(
+        "\n## Cost per key: typical and hottest\n\nGrowth with no retention is sized at a horizon of {}: `--horizon` changes the default, an entity's `horizon` in the statistics wins for that entity. The typical key is the median partition (p50), the hottest the largest (max).\n\n",
+        d.horizon.text()
+    );
+    if d.key_costs.is_empty() {
+        s.push_str("No read is served by a sized table.\n");
+        return s;
+    }
+    s.push_str("| query | table | typical: partitions, rows/partition, rows read | hottest: partitions, rows/partition, rows read | skew |\n|---|---|---|---|---|\n");
+    for c in &d.key_costs {
+        let side = |k: &KeySide| {
+            format!(
+                "{}, {}, {}",
+                k.partitions,
+                trim_float(k.rows_per_partition),
+                trim_float(k.rows_read)
+            )
+        };
+        s.push_str(&format!(
+            "| {} | `{}` | {} | {} | {}× |\n",
+            c.query,
+            c.table,
+            side(&c.typical),
+            side(&c.hottest),
+            trim_float(c.skew)
+        ));
+    }
+    s.push('\n');
+    for c in &d.key_costs {
+        s.push_str(&format!("- {}: {}\n", c.query, c.note));
+    }
+    s
+}
+
+/// design.json's `cost` of one read: `null` when not sized.
+pub fn cost_json(d: &super::Design, query: &str) -> serde_json::Value {
+    d.key_costs
+        .iter()
+        .find(|c| c.query == query)
+        .map_or(serde_json::Value::Null, |c| {
+            serde_json::to_value(c).unwrap_or(serde_json::Value::Null)
+        })
+}
+
+/// design.json's `horizon`.
+pub fn horizon_json(d: &super::Design) -> serde_json::Value {
+    serde_json::json!({
+        "seconds": d.horizon.seconds,
+        "text": cqlmodel_stats::units::format_duration(d.horizon.seconds),
+        "source": d.horizon.source,
+    })
+}

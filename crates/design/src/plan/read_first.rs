@@ -1,0 +1,178 @@
+//! Write paths rely only on rows they can find (issue 10 §3). A statement
+//! that reads first (a row's other key values by its primary key, a parent's
+//! attributes a child copies) reads the entity's table by primary key; that
+//! table must be in the design and kept by the entity's own write paths, or
+//! the read finds nothing. Where no write path of the query list inserts the
+//! entity, the design says the rows come from outside it.
+
+use serde::Serialize;
+
+use crate::derive::{KeyPart, Role, TableDesign, TableKind};
+use crate::querylist::MutationKind;
+use crate::relational::{Entity, Model};
+use crate::writes::WritePath;
+
+/// One entity a write path reads before it writes, and where.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReadFirst {
+    /// The write path that reads first.
+    pub path: String,
+    /// The entity whose row it reads.
+    pub entity: String,
+    /// The table that serves the read (by the entity's primary key).
+    pub table: Option<String>,
+    /// The write paths of the entity that write that table.
+    pub kept_by: Vec<String>,
+    /// Whether one of them inserts the entity (else its rows come from outside
+    /// the query list).
+    pub inserted: bool,
+}
+
+/// Every read-first source of every write path.
+pub fn read_first_sources(
+    model: &Model,
+    tables: &[TableDesign],
+    paths: &[WritePath],
+) -> Vec<ReadFirst> {
+    let mut out = Vec::new();
+    for w in paths {
+        let reading: Vec<_> = w
+            .statements
+            .iter()
+            .filter(|s| s.reads_first.is_some())
+            .collect();
+        if reading.is_empty() {
+            continue;
+        }
+        let mut entities = vec![w.entity.clone()];
+        for st in &reading {
+            let Some(t) = tables.iter().find(|t| t.name == st.table) else {
+                continue;
+            };
+            for e in copied_from(t) {
+                if !entities.contains(&e) {
+                    entities.push(e);
+                }
+            }
+        }
+        for entity in entities {
+            let Some(e) = model.entity(&entity) else {
+                continue;
+            };
+            // A table keyed by exactly the primary key first: a read by it
+            // finds the row with no other key value.
+            let table = tables
+                .iter()
+                .find(|t| by_primary_key(t, e) && key_len(t) == e.primary_key.len())
+                .or_else(|| tables.iter().find(|t| by_primary_key(t, e)))
+                .map(|t| t.name.clone());
+            let writers: Vec<&WritePath> = paths
+                .iter()
+                .filter(|p| p.entity == entity)
+                .filter(|p| {
+                    table
+                        .as_ref()
+                        .is_some_and(|t| p.statements.iter().any(|s| s.table == *t))
+                })
+                .collect();
+            out.push(ReadFirst {
+                path: w.name.clone(),
+                entity,
+                kept_by: writers.iter().map(|p| p.name.clone()).collect(),
+                inserted: writers.iter().any(|p| p.kind == MutationKind::Insert),
+                table,
+            });
+        }
+    }
+    out
+}
+
+fn key_len(t: &TableDesign) -> usize {
+    t.partition_key.len() + t.clustering.len()
+}
+
+/// The entities whose attributes a table copies into other entities' rows.
+fn copied_from(t: &TableDesign) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Regular | Role::Static))
+    {
+        if let KeyPart::Attr(a) = &c.part
+            && !t.grain.contains(&a.entity)
+            && !out.contains(&a.entity)
+        {
+            out.push(a.entity.clone());
+        }
+    }
+    out
+}
+
+/// A plain table holding the entity's rows by its primary key, or keyed by
+/// it alone (a parent's partition).
+fn by_primary_key(t: &TableDesign, e: &Entity) -> bool {
+    if t.kind != TableKind::Table {
+        return false;
+    }
+    if t.rows_by_primary_key(e) {
+        return true;
+    }
+    t.partition_key.len() == e.primary_key.len()
+        && e.primary_key.iter().all(|k| {
+            t.partition_key.iter().any(|p| {
+                matches!(p, KeyPart::Attr(a) if crate::derive::class_of(&t.classes, a)
+                    .iter()
+                    .chain(std::iter::once(a))
+                    .any(|x| x.entity == e.name && x == &crate::select::ColRef { entity: e.name.clone(), column: k.clone() }))
+            })
+        })
+}
+
+/// Adds the entity's table by primary key for every read-first source no
+/// table serves; true when one was added.
+pub(super) fn add_missing_lookups(
+    model: &Model,
+    sources: &[ReadFirst],
+    tables: &mut Vec<TableDesign>,
+) -> bool {
+    let mut added = false;
+    for s in sources.iter().filter(|s| s.table.is_none()) {
+        let why = format!(
+            "{} reads a `{}` row first, by its primary key",
+            s.path, s.entity
+        );
+        added |= crate::lookups::ensure_lookup(model, &s.entity, tables, &why).is_some();
+    }
+    added
+}
+
+/// The warnings of read-first steps that read a table no path keeps, or that
+/// no table serves: never silent.
+pub(super) fn read_first_warnings(sources: &[ReadFirst], inferred: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in sources {
+        let warning = match &s.table {
+            None => format!(
+                "{}: reads a `{}` row first, and no table holds `{}` rows by its primary key: the read cannot be served",
+                s.path, s.entity, s.entity
+            ),
+            Some(t) if s.kept_by.is_empty() => format!(
+                "{}: reads a `{}` row first from `{t}`, which no write path of the query list writes: the rows must be loaded from outside it (add the mutations of `{}` to the query list)",
+                s.path, s.entity, s.entity
+            ),
+            Some(t) if !s.inserted && !inferred => format!(
+                "{}: reads a `{}` row first from `{t}`, kept by {} but inserted by no statement of the query list: the rows must be loaded from outside it (add the INSERT of `{}`)",
+                s.path,
+                s.entity,
+                s.kept_by.join(", "),
+                s.entity
+            ),
+            Some(_) => continue,
+        };
+        if !out.contains(&warning) {
+            out.push(warning);
+        }
+    }
+    out
+}
