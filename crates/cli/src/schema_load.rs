@@ -162,6 +162,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     if nothing_defined && !failed && build.errors.is_empty() {
         diagnostics.push(no_schema(&queries_in_schema));
     }
+    diagnostics.extend(no_model_infos(&build.no_model));
     for w in &build.warnings {
         diagnostics.push(
             Diagnostic::warning("schema-warning", w.to_string())
@@ -251,6 +252,40 @@ pub(crate) fn version_key(name: &str) -> Option<Vec<u64>> {
         parts.push(rest.get(s..)?.parse().ok()?);
     }
     (!parts.is_empty()).then_some(parts)
+}
+
+/// One info per kind of statement that has no data-model meaning (`GRANT`,
+/// `CREATE ROLE`, triggers): how many, and where the first one is. A DESCRIBE
+/// SCHEMA with two hundred grants is one line, not two hundred.
+fn no_model_infos(skipped: &[(usize, Span, &'static str)]) -> Vec<Diagnostic> {
+    let mut kinds: Vec<(&'static str, usize, usize, Span)> = Vec::new();
+    for &(file, span, words) in skipped {
+        match kinds.iter_mut().find(|(w, ..)| *w == words) {
+            Some(kind) => kind.1 += 1,
+            None => kinds.push((words, 1, file, span)),
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(words, count, file, span)| {
+            let what = if words.contains("TRIGGER") {
+                "triggers run code on writes and do not change a table's shape"
+            } else {
+                "roles, users and permissions do not change the data model"
+            };
+            let times = if count == 1 {
+                "1 statement".to_string()
+            } else {
+                format!("{count} statements")
+            };
+            Diagnostic::info(
+                "no-model-statement",
+                format!("`{words}`: {times} read and skipped ({what})"),
+            )
+            .with_file(file)
+            .with_primary(span.range(), "skipped")
+        })
+        .collect()
 }
 
 /// Versioned files first, by version (so `V10` follows `V9`), then the

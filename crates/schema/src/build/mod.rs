@@ -67,6 +67,10 @@ pub struct SchemaBuild {
     pub warnings: Vec<SchemaWarning>,
     /// Statements a schema file should not hold (SELECT, INSERT, ...): file and span.
     pub non_ddl: Vec<(usize, Span)>,
+    /// Statements accepted with no effect on the data model (roles, users,
+    /// permissions, identities, triggers): file, span and their leading words
+    /// (`CREATE ROLE`, `GRANT`), so that callers can say what was skipped.
+    pub no_model: Vec<(usize, Span, &'static str)>,
 }
 
 /// Builds a schema from statements, in order.
@@ -163,6 +167,12 @@ impl SchemaBuilder {
         }
     }
 
+    /// Records a statement accepted with no effect on the model.
+    fn no_model(&mut self, file: usize, span: Span, words: &'static str) -> WarnResult {
+        self.build.no_model.push((file, span, words));
+        Ok(None)
+    }
+
     pub fn finish(self) -> SchemaBuild {
         self.build
     }
@@ -210,6 +220,12 @@ impl SchemaBuilder {
             | StatementKind::DropFunction(_)
             | StatementKind::CreateAggregate(_)
             | StatementKind::DropAggregate(_) => Ok(None),
+            // Who may do what, and code run on writes: no table changes shape.
+            StatementKind::Access(s) => self.no_model(file, statement.span, s.keywords()),
+            StatementKind::CreateTrigger(_) => {
+                self.no_model(file, statement.span, "CREATE TRIGGER")
+            }
+            StatementKind::DropTrigger(_) => self.no_model(file, statement.span, "DROP TRIGGER"),
             StatementKind::Truncate(_)
             | StatementKind::Select(_)
             | StatementKind::Insert(_)
