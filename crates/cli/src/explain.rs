@@ -8,7 +8,7 @@ use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
 use crate::input::{InputError, add_source, read_source};
-use crate::schema_load::{load_schema, query_file_diagnostics};
+use crate::schema_load::{load_schema_in, query_file_diagnostics};
 use cqlmodel_review::load_queries;
 
 /// Where the statements to explain come from.
@@ -140,7 +140,7 @@ pub fn explain(
     keyspace: Option<&str>,
 ) -> Result<Report, InputError> {
     let mut sources = SourceMap::new();
-    let mut loaded = load_schema(schema_paths, &mut sources)?;
+    let mut loaded = load_schema_in(schema_paths, &mut sources, keyspace)?;
     let mut input_errors = std::mem::take(&mut loaded.diagnostics);
 
     let query_file = match queries {

@@ -11,7 +11,7 @@ use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, revie
 use serde_json::Value;
 
 use crate::input::read_source;
-use crate::schema_load::{load_schema, load_stats_file, query_file_diagnostics};
+use crate::schema_load::{load_schema_in, load_stats_file, query_file_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewFormat {
@@ -66,7 +66,7 @@ pub fn run(args: &ReviewArgs) -> Output {
         },
     };
 
-    let loaded = match load_schema(&args.schema, &mut sources) {
+    let loaded = match load_schema_in(&args.schema, &mut sources, args.keyspace.as_deref()) {
         Ok(l) => l,
         Err(e) => return plain_error(&e.to_string(), args),
     };

@@ -113,6 +113,17 @@ fn wrong_language(
 
 /// Reads schema files (a directory contributes its `*.cql` files in name order).
 pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedSchema, InputError> {
+    load_schema_in(paths, sources, None)
+}
+
+/// Reads schema files as `cqlsh -k keyspace -f file` runs them: unqualified
+/// names go to `keyspace` (`--keyspace`) until a `USE`. A keyspace that no file
+/// creates is assumed, with unknown replication, and an info says so.
+pub fn load_schema_in(
+    paths: &[PathBuf],
+    sources: &mut SourceMap,
+    keyspace: Option<&str>,
+) -> Result<LoadedSchema, InputError> {
     // A schema file describes what exists: views and SASI indexes in it were created
     // on a cluster that enabled them, so they are modeled (with a warning) rather
     // than rejected as Cassandra 5.0's defaults would for a new CREATE.
@@ -130,6 +141,9 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     let mut queries_in_schema = Vec::new();
     let (files, order_notes) = expand(paths)?;
     diagnostics.extend(order_notes);
+    if let Some(keyspace) = keyspace {
+        builder.assume_keyspace(keyspace, cqlmodel_schema::Origin::default());
+    }
     for path in files {
         let file = read_source(&path, sources)?;
         let text = sources
@@ -153,7 +167,10 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
         builder.add_statements(file, &parsed.statements);
     }
     let current_keyspace = builder.current_keyspace().map(str::to_string);
-    let build = builder.finish();
+    let mut build = builder.finish();
+    if let Some(keyspace) = keyspace {
+        diagnostics.extend(settle_assumed_keyspace(&mut build.schema, keyspace));
+    }
     let nothing_defined =
         build.schema.keyspaces.is_empty() && build.schema.tables().next().is_none();
     let failed = diagnostics
@@ -252,6 +269,28 @@ pub(crate) fn version_key(name: &str) -> Option<Vec<u64>> {
         parts.push(rest.get(s..)?.parse().ok()?);
     }
     (!parts.is_empty()).then_some(parts)
+}
+
+/// The keyspace `--keyspace` assumed: dropped when nothing went into it (the
+/// flag then only names the queries' keyspace, as before), else stated.
+fn settle_assumed_keyspace(schema: &mut Schema, keyspace: &str) -> Option<Diagnostic> {
+    let ks = schema.keyspaces.get(keyspace)?;
+    let assumed = matches!(&ks.replication, cqlmodel_schema::Replication::Other { class, .. }
+        if class == cqlmodel_schema::ASSUMED_REPLICATION);
+    if !assumed {
+        return None;
+    }
+    if ks.tables.is_empty() && ks.types.is_empty() {
+        schema.keyspaces.remove(keyspace);
+        return None;
+    }
+    Some(Diagnostic::info(
+        "assumed-keyspace",
+        format!(
+            "keyspace {keyspace} (--keyspace) is not created in the schema files: its {} tables are read into it as `cqlsh -k {keyspace}` would; its replication is unknown, so no check uses a replication factor for it",
+            ks.tables.len()
+        ),
+    ))
 }
 
 /// One info per kind of statement that has no data-model meaning (`GRANT`,

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use cqlmodel_cli::schema_load::{LoadedSchema, load_schema};
+use cqlmodel_cli::schema_load::{LoadedSchema, load_schema, load_schema_in};
 use cqlmodel_diagnostics::{Severity, SourceMap, render_human};
 
 /// Loads one file or folder and fails the test, with the rendered errors, if
@@ -132,4 +132,104 @@ fn cqlsh_script_commands_are_skipped_and_the_cql_applies() {
             .table("ledger", "entries_by_account")
             .is_some()
     );
+}
+
+fn script(name: &str) -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/cqlsh"
+    ))
+    .join(name)
+}
+
+/// Roles, users, grants, identities and triggers load as no-ops: one info
+/// per kind of statement, with its count; the tables are there.
+#[test]
+fn access_statements_and_triggers_are_skipped_with_one_info_per_kind() {
+    let loaded = load_without_errors(&script("access.cql"));
+    assert!(
+        loaded
+            .schema
+            .table("billing", "invoices_by_account")
+            .is_some()
+    );
+    let infos: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "no-model-statement")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(infos.len(), 5, "{infos:#?}");
+    assert!(
+        infos[0].starts_with("`CREATE ROLE`: 2 statements read and skipped"),
+        "{infos:#?}"
+    );
+    assert!(
+        infos[1].starts_with("`GRANT`: 5 statements read and skipped"),
+        "{infos:#?}"
+    );
+    assert!(infos[3].contains("CREATE TRIGGER"), "{infos:#?}");
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Info),
+        "only infos"
+    );
+}
+
+/// A script run with `cqlsh -k payments`: no keyspace in it. Without
+/// `--keyspace` every statement is rejected; with it the tables are read
+/// into `payments`, whose replication stays unknown (and is said to be).
+#[test]
+fn keyspace_flag_gives_the_script_its_keyspace() {
+    let path = script("no-keyspace.cql");
+    let mut sources = SourceMap::new();
+    let without = load_schema(std::slice::from_ref(&path), &mut sources).expect("readable");
+    assert!(
+        without
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error),
+        "no keyspace: errors expected"
+    );
+    let mut sources = SourceMap::new();
+    let with = load_schema_in(std::slice::from_ref(&path), &mut sources, Some("payments"))
+        .expect("readable");
+    let errors: Vec<_> = with
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(with.schema.tables().count(), 2);
+    assert!(with.schema.table("payments", "payment_by_id").is_some());
+    let ks = with.schema.keyspaces.get("payments").expect("assumed");
+    assert_eq!(ks.replication.min_replication_factor(), None);
+    let info = with
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "assumed-keyspace")
+        .expect("the assumption is stated");
+    assert!(info.message.contains("its 2 tables"), "{}", info.message);
+}
+
+/// `--keyspace` naming a keyspace the files create changes nothing but the
+/// session keyspace; naming one no table went into adds nothing.
+#[test]
+fn keyspace_flag_on_a_complete_schema_adds_nothing() {
+    let path = script("setup.cql");
+    let mut sources = SourceMap::new();
+    let loaded = load_schema_in(std::slice::from_ref(&path), &mut sources, Some("ledger"))
+        .expect("readable");
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.code != "assumed-keyspace")
+    );
+    let mut sources = SourceMap::new();
+    let loaded =
+        load_schema_in(std::slice::from_ref(&path), &mut sources, Some("other")).expect("readable");
+    assert!(!loaded.schema.keyspaces.contains_key("other"));
 }
