@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use cqlmodel_cql::ParseError;
 use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
-use cqlmodel_review::{Suppression, suppressions};
+use cqlmodel_review::Suppression;
 use cqlmodel_schema::{Schema, SchemaBuilder, Settings};
 
 use crate::input::{InputError, read_source};
+use crate::script_source::{FileRules, ScriptLoader};
 
 pub struct LoadedSchema {
     pub schema: Schema,
@@ -136,36 +137,26 @@ pub fn load_schema_in(
         ..Settings::default()
     };
     let mut builder = SchemaBuilder::with_settings(settings);
-    let mut diagnostics = Vec::new();
-    let mut all_suppressions = Vec::new();
-    let mut queries_in_schema = Vec::new();
     let (files, order_notes) = expand(paths)?;
-    diagnostics.extend(order_notes);
     if let Some(keyspace) = keyspace {
         builder.assume_keyspace(keyspace, cqlmodel_schema::Origin::default());
     }
+    let mut loader = ScriptLoader::new(builder, sources);
+    loader.diagnostics.extend(order_notes);
+    let rules = FileRules {
+        syntax: file_syntax_diagnostics,
+        is_query,
+    };
     for path in files {
-        let file = read_source(&path, sources)?;
-        let text = sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let parsed = cqlmodel_cql::parse(&text);
-        match wrong_language(&parsed, &text, file) {
-            Some(d) => diagnostics.push(d),
-            None => diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text)),
-        }
-        queries_in_schema.extend(
-            parsed
-                .statements
-                .iter()
-                .filter(|s| is_query(s))
-                .map(|s| (file, s.span)),
-        );
-        let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-        all_suppressions.extend(suppressions(file, &parsed.statement_comments(), &spans));
-        builder.add_statements(file, &parsed.statements);
+        loader.load(&path, &rules)?;
     }
+    let ScriptLoader {
+        builder,
+        mut diagnostics,
+        suppressions: all_suppressions,
+        queries: queries_in_schema,
+        ..
+    } = loader;
     let current_keyspace = builder.current_keyspace().map(str::to_string);
     let mut build = builder.finish();
     if let Some(keyspace) = keyspace {
@@ -401,6 +392,20 @@ pub fn load_stats_file(
     })
 }
 
+/// The syntax diagnostics of a schema file: one `wrong-language` error for a
+/// file that is clearly not CQL, else one per error, cqlsh commands as infos
+/// (`SOURCE` is followed, and reported by the loader that follows it).
+fn file_syntax_diagnostics(
+    parsed: &cqlmodel_cql::ParseResult,
+    text: &str,
+    file: usize,
+) -> Vec<Diagnostic> {
+    match wrong_language(parsed, text, file) {
+        Some(d) => vec![d],
+        None => parse_diagnostics_in(&parsed.errors, file, text),
+    }
+}
+
 /// Syntax errors as diagnostics.
 /// The syntax diagnostics of a query file: one `wrong-language` error for a
 /// file that is clearly not CQL, else one per error.
@@ -442,11 +447,19 @@ fn shell_command_info(command: &str, file: usize, e: &ParseError) -> Diagnostic 
 fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| match shell_command(e, text) {
-            Some(cmd) => shell_command_info(&cmd, file, e),
-            None => Diagnostic::error("syntax", e.to_string())
-                .with_file(file)
-                .with_primary(e.span.range(), "here"),
+        .filter_map(|e| match shell_command(e, text) {
+            Some(cmd)
+                if cmd == "source"
+                    && matches!(e.kind, cqlmodel_cql::ParseErrorKind::ShellCommand { .. }) =>
+            {
+                None
+            }
+            Some(cmd) => Some(shell_command_info(&cmd, file, e)),
+            None => Some(
+                Diagnostic::error("syntax", e.to_string())
+                    .with_file(file)
+                    .with_primary(e.span.range(), "here"),
+            ),
         })
         .collect()
 }

@@ -233,3 +233,77 @@ fn keyspace_flag_on_a_complete_schema_adds_nothing() {
         load_schema_in(std::slice::from_ref(&path), &mut sources, Some("other")).expect("readable");
     assert!(!loaded.schema.keyspaces.contains_key("other"));
 }
+
+/// `SOURCE 'f'` reads `f` relative to the file that names it, in place of
+/// the line: the index after it sees the sourced table. A missing file is
+/// one error at its SOURCE line; the rest of the script still applies.
+#[test]
+fn source_is_followed_relative_to_the_script() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/source"
+    ));
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(&[dir.join("main.cql")], &mut sources).expect("readable");
+    let schema_errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.code != "source")
+        .collect();
+    assert!(schema_errors.is_empty(), "{schema_errors:#?}");
+    let products = loaded
+        .schema
+        .table("catalog", "products_by_category")
+        .expect("sourced table");
+    assert_eq!(products.indexes.len(), 1, "the index after SOURCE applies");
+    assert!(
+        loaded
+            .schema
+            .table("catalog", "prices_by_product")
+            .is_some()
+    );
+    let followed = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "source" && d.severity == Severity::Info)
+        .count();
+    assert_eq!(followed, 2);
+    let missing: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "source" && d.severity == Severity::Error)
+        .collect();
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert!(
+        missing[0].message.contains("missing.cql"),
+        "{}",
+        missing[0].message
+    );
+    let rendered = render_human(&loaded.diagnostics, &sources, false);
+    assert!(rendered.contains("main.cql:7:1"), "{rendered}");
+}
+
+/// A file that sources itself through another is read once: the cycle is an
+/// error at the SOURCE that closes it, and both tables exist.
+#[test]
+fn a_source_cycle_is_reported_once_and_stops() {
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/source-cycle"
+    ));
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(&[dir.join("a.cql")], &mut sources).expect("readable");
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].message.contains("is a cycle"),
+        "{}",
+        errors[0].message
+    );
+    assert!(loaded.schema.table("loops", "a").is_some());
+    assert!(loaded.schema.table("loops", "b").is_some());
+}
