@@ -424,7 +424,7 @@ pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> 
     errors
         .iter()
         .map(|e| match &e.kind {
-            cqlmodel_cql::ParseErrorKind::ShellCommand { command } => {
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. } => {
                 shell_command_info(command, file, e)
             }
             _ => Diagnostic::error("syntax", e.to_string())
@@ -468,7 +468,7 @@ fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<D
 /// (`CONSISTENCY`, `TRACING`, …), or one ending at `;` (`COPY`).
 fn shell_command(e: &ParseError, text: &str) -> Option<String> {
     match &e.kind {
-        cqlmodel_cql::ParseErrorKind::ShellCommand { command } => Some(command.clone()),
+        cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. } => Some(command.clone()),
         _ => cqlsh_command_at(text, e.span.start as usize),
     }
 }

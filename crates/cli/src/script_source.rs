@@ -163,7 +163,7 @@ pub fn source_commands(errors: &[ParseError], text: &str) -> Vec<(Span, String)>
     errors
         .iter()
         .filter_map(|e| match &e.kind {
-            ParseErrorKind::ShellCommand { command } if command == "source" => {
+            ParseErrorKind::ShellCommand { command, .. } if command == "source" => {
                 let line = text.get(e.span.range())?;
                 Some((e.span, source_target(line)?))
             }
