@@ -424,6 +424,18 @@ pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> 
     errors
         .iter()
         .map(|e| match &e.kind {
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. }
+                if command == "consistency" || command == "serial" =>
+            {
+                Diagnostic::info(
+                    "cqlsh-command",
+                    format!(
+                        "`{command}` is a cqlsh command, not CQL: its level applies to the queries after it that have no @cl"
+                    ),
+                )
+                .with_file(file)
+                .with_primary(e.span.range(), "applied")
+            }
             cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. } => {
                 shell_command_info(command, file, e)
             }
