@@ -47,7 +47,7 @@ fn describe_outputs_build_without_errors() {
     let mut files = cql_files_in(&cql_fixtures);
     // DESCRIBE KEYSPACE / DESCRIBE SCHEMA per Cassandra version (4.0, 5.0 …).
     let by_version = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/describe"));
-    for version in ["4.0", "5.0"] {
+    for version in ["4.0", "4.1", "5.0"] {
         files.extend(cql_files_in(&by_version.join(version)));
     }
     assert!(
