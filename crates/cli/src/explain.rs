@@ -8,7 +8,7 @@ use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
 use crate::input::{InputError, add_source, read_source};
-use crate::schema_load::{load_schema, query_file_diagnostics};
+use crate::schema_load::{load_schema_in, query_file_diagnostics};
 use cqlmodel_review::load_queries;
 
 /// Where the statements to explain come from.
@@ -140,7 +140,7 @@ pub fn explain(
     keyspace: Option<&str>,
 ) -> Result<Report, InputError> {
     let mut sources = SourceMap::new();
-    let mut loaded = load_schema(schema_paths, &mut sources)?;
+    let mut loaded = load_schema_in(schema_paths, &mut sources, keyspace)?;
     let mut input_errors = std::mem::take(&mut loaded.diagnostics);
 
     let query_file = match queries {
@@ -158,14 +158,22 @@ pub fn explain(
     let parsed = cqlmodel_cql::parse(&text);
     input_errors.extend(query_file_diagnostics(&parsed, &text, query_file));
 
+    // A schema in another language (nodetool output, SQL, Python) is the one
+    // thing to say: explaining the queries against no schema would only add
+    // "no keyspace" errors to it.
+    let wrong_schema = input_errors.iter().any(|d| d.code == "wrong-language");
     let session_keyspace = loaded.session_keyspace(keyspace);
-    let (queries, diagnostics) = load_queries(
-        &loaded.schema,
-        query_file,
-        &parsed,
-        session_keyspace.as_deref(),
-        1,
-    );
+    let (queries, diagnostics) = if wrong_schema {
+        (Vec::new(), Vec::new())
+    } else {
+        load_queries(
+            &loaded.schema,
+            query_file,
+            &parsed,
+            session_keyspace.as_deref(),
+            1,
+        )
+    };
     input_errors.extend(diagnostics);
     let failed = input_errors
         .iter()

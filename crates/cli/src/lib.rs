@@ -15,6 +15,7 @@ pub mod review_cmd;
 pub mod ring_cmd;
 pub mod rules_json;
 pub mod schema_load;
+pub mod script_source;
 pub mod size;
 pub mod sniff;
 pub mod token;

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::input::read_source;
 use crate::output::Model;
-use crate::schema_load::{load_schema, load_stats_file, query_file_diagnostics};
+use crate::schema_load::{load_schema_in, load_stats_file, query_file_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReviewFormat {
@@ -73,7 +73,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         },
     };
 
-    let loaded = match load_schema(&args.schema, &mut sources) {
+    let loaded = match load_schema_in(&args.schema, &mut sources, args.keyspace.as_deref()) {
         Ok(l) => l,
         Err(e) => return plain_error(&e.to_string(), args),
     };

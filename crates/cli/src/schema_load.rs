@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use cqlmodel_cql::ParseError;
 use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::{Diagnostic, SourceMap};
-use cqlmodel_review::{Suppression, suppressions};
+use cqlmodel_review::Suppression;
 use cqlmodel_schema::{Schema, SchemaBuilder, Settings};
 
 use crate::input::{InputError, read_source};
+use crate::script_source::{FileRules, ScriptLoader};
 
 pub struct LoadedSchema {
     pub schema: Schema,
@@ -113,6 +114,17 @@ fn wrong_language(
 
 /// Reads schema files (a directory contributes its `*.cql` files in name order).
 pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedSchema, InputError> {
+    load_schema_in(paths, sources, None)
+}
+
+/// Reads schema files as `cqlsh -k keyspace -f file` runs them: unqualified
+/// names go to `keyspace` (`--keyspace`) until a `USE`. A keyspace that no file
+/// creates is assumed, with unknown replication, and an info says so.
+pub fn load_schema_in(
+    paths: &[PathBuf],
+    sources: &mut SourceMap,
+    keyspace: Option<&str>,
+) -> Result<LoadedSchema, InputError> {
     // A schema file describes what exists: views and SASI indexes in it were created
     // on a cluster that enabled them, so they are modeled (with a warning) rather
     // than rejected as Cassandra 5.0's defaults would for a new CREATE.
@@ -125,35 +137,31 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
         ..Settings::default()
     };
     let mut builder = SchemaBuilder::with_settings(settings);
-    let mut diagnostics = Vec::new();
-    let mut all_suppressions = Vec::new();
-    let mut queries_in_schema = Vec::new();
     let (files, order_notes) = expand(paths)?;
-    diagnostics.extend(order_notes);
-    for path in files {
-        let file = read_source(&path, sources)?;
-        let text = sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let parsed = cqlmodel_cql::parse(&text);
-        match wrong_language(&parsed, &text, file) {
-            Some(d) => diagnostics.push(d),
-            None => diagnostics.extend(parse_diagnostics_in(&parsed.errors, file, &text)),
-        }
-        queries_in_schema.extend(
-            parsed
-                .statements
-                .iter()
-                .filter(|s| is_query(s))
-                .map(|s| (file, s.span)),
-        );
-        let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-        all_suppressions.extend(suppressions(file, &parsed.statement_comments(), &spans));
-        builder.add_statements(file, &parsed.statements);
+    if let Some(keyspace) = keyspace {
+        builder.assume_keyspace(keyspace, cqlmodel_schema::Origin::default());
     }
+    let mut loader = ScriptLoader::new(builder, sources);
+    loader.diagnostics.extend(order_notes);
+    let rules = FileRules {
+        syntax: file_syntax_diagnostics,
+        is_query,
+    };
+    for path in files {
+        loader.load(&path, &rules)?;
+    }
+    let ScriptLoader {
+        builder,
+        mut diagnostics,
+        suppressions: all_suppressions,
+        queries: queries_in_schema,
+        ..
+    } = loader;
     let current_keyspace = builder.current_keyspace().map(str::to_string);
-    let build = builder.finish();
+    let mut build = builder.finish();
+    if let Some(keyspace) = keyspace {
+        diagnostics.extend(settle_assumed_keyspace(&mut build.schema, keyspace));
+    }
     let nothing_defined =
         build.schema.keyspaces.is_empty() && build.schema.tables().next().is_none();
     let failed = diagnostics
@@ -162,6 +170,7 @@ pub fn load_schema(paths: &[PathBuf], sources: &mut SourceMap) -> Result<LoadedS
     if nothing_defined && !failed && build.errors.is_empty() {
         diagnostics.push(no_schema(&queries_in_schema));
     }
+    diagnostics.extend(no_model_infos(&build.no_model));
     for w in &build.warnings {
         diagnostics.push(
             Diagnostic::warning("schema-warning", w.to_string())
@@ -253,6 +262,62 @@ pub(crate) fn version_key(name: &str) -> Option<Vec<u64>> {
     (!parts.is_empty()).then_some(parts)
 }
 
+/// The keyspace `--keyspace` assumed: dropped when nothing went into it (the
+/// flag then only names the queries' keyspace, as before), else stated.
+fn settle_assumed_keyspace(schema: &mut Schema, keyspace: &str) -> Option<Diagnostic> {
+    let ks = schema.keyspaces.get(keyspace)?;
+    let assumed = matches!(&ks.replication, cqlmodel_schema::Replication::Other { class, .. }
+        if class == cqlmodel_schema::ASSUMED_REPLICATION);
+    if !assumed {
+        return None;
+    }
+    if ks.tables.is_empty() && ks.types.is_empty() {
+        schema.keyspaces.remove(keyspace);
+        return None;
+    }
+    Some(Diagnostic::info(
+        "assumed-keyspace",
+        format!(
+            "keyspace {keyspace} (--keyspace) is not created in the schema files: its {} tables are read into it as `cqlsh -k {keyspace}` would; its replication is unknown, so no check uses a replication factor for it",
+            ks.tables.len()
+        ),
+    ))
+}
+
+/// One info per kind of statement that has no data-model meaning (`GRANT`,
+/// `CREATE ROLE`, triggers): how many, and where the first one is. A DESCRIBE
+/// SCHEMA with two hundred grants is one line, not two hundred.
+fn no_model_infos(skipped: &[(usize, Span, &'static str)]) -> Vec<Diagnostic> {
+    let mut kinds: Vec<(&'static str, usize, usize, Span)> = Vec::new();
+    for &(file, span, words) in skipped {
+        match kinds.iter_mut().find(|(w, ..)| *w == words) {
+            Some(kind) => kind.1 += 1,
+            None => kinds.push((words, 1, file, span)),
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(words, count, file, span)| {
+            let what = if words.contains("TRIGGER") {
+                "triggers run code on writes and do not change a table's shape"
+            } else {
+                "roles, users and permissions do not change the data model"
+            };
+            let times = if count == 1 {
+                "1 statement".to_string()
+            } else {
+                format!("{count} statements")
+            };
+            Diagnostic::info(
+                "no-model-statement",
+                format!("`{words}`: {times} read and skipped ({what})"),
+            )
+            .with_file(file)
+            .with_primary(span.range(), "skipped")
+        })
+        .collect()
+}
+
 /// Versioned files first, by version (so `V10` follows `V9`), then the
 /// others by name.
 fn sort_in_migration_order(files: &mut [PathBuf]) {
@@ -327,6 +392,20 @@ pub fn load_stats_file(
     })
 }
 
+/// The syntax diagnostics of a schema file: one `wrong-language` error for a
+/// file that is clearly not CQL, else one per error, cqlsh commands as infos
+/// (`SOURCE` is followed, and reported by the loader that follows it).
+fn file_syntax_diagnostics(
+    parsed: &cqlmodel_cql::ParseResult,
+    text: &str,
+    file: usize,
+) -> Vec<Diagnostic> {
+    match wrong_language(parsed, text, file) {
+        Some(d) => vec![d],
+        None => parse_diagnostics_in(&parsed.errors, file, text),
+    }
+}
+
 /// Syntax errors as diagnostics.
 /// The syntax diagnostics of a query file: one `wrong-language` error for a
 /// file that is clearly not CQL, else one per error.
@@ -345,7 +424,19 @@ pub fn parse_diagnostics(errors: &[ParseError], file: usize) -> Vec<Diagnostic> 
     errors
         .iter()
         .map(|e| match &e.kind {
-            cqlmodel_cql::ParseErrorKind::ShellCommand { command } => {
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. }
+                if command == "consistency" || command == "serial" =>
+            {
+                Diagnostic::info(
+                    "cqlsh-command",
+                    format!(
+                        "`{command}` is a cqlsh command, not CQL: its level applies to the queries after it that have no @cl"
+                    ),
+                )
+                .with_file(file)
+                .with_primary(e.span.range(), "applied")
+            }
+            cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. } => {
                 shell_command_info(command, file, e)
             }
             _ => Diagnostic::error("syntax", e.to_string())
@@ -368,11 +459,19 @@ fn shell_command_info(command: &str, file: usize, e: &ParseError) -> Diagnostic 
 fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<Diagnostic> {
     errors
         .iter()
-        .map(|e| match shell_command(e, text) {
-            Some(cmd) => shell_command_info(&cmd, file, e),
-            None => Diagnostic::error("syntax", e.to_string())
-                .with_file(file)
-                .with_primary(e.span.range(), "here"),
+        .filter_map(|e| match shell_command(e, text) {
+            Some(cmd)
+                if cmd == "source"
+                    && matches!(e.kind, cqlmodel_cql::ParseErrorKind::ShellCommand { .. }) =>
+            {
+                None
+            }
+            Some(cmd) => Some(shell_command_info(&cmd, file, e)),
+            None => Some(
+                Diagnostic::error("syntax", e.to_string())
+                    .with_file(file)
+                    .with_primary(e.span.range(), "here"),
+            ),
         })
         .collect()
 }
@@ -381,7 +480,7 @@ fn parse_diagnostics_in(errors: &[ParseError], file: usize, text: &str) -> Vec<D
 /// (`CONSISTENCY`, `TRACING`, …), or one ending at `;` (`COPY`).
 fn shell_command(e: &ParseError, text: &str) -> Option<String> {
     match &e.kind {
-        cqlmodel_cql::ParseErrorKind::ShellCommand { command } => Some(command.clone()),
+        cqlmodel_cql::ParseErrorKind::ShellCommand { command, .. } => Some(command.clone()),
         _ => cqlsh_command_at(text, e.span.start as usize),
     }
 }

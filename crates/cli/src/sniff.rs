@@ -10,6 +10,10 @@ pub enum Language {
     Json,
     Toml,
     PostgreSql,
+    /// Relational DDL that is not a pg_dump (MySQL, hand-written SQL).
+    Sql,
+    /// `nodetool` output (status, tablestats, tablehistograms, …).
+    Nodetool,
 }
 
 impl Language {
@@ -27,6 +31,12 @@ impl Language {
             }
             Language::PostgreSql => {
                 "looks like PostgreSQL DDL (pg_dump), not CQL: `cqlmodel design MODEL.sql` turns a relational model into a Cassandra design"
+            }
+            Language::Sql => {
+                "looks like relational SQL DDL (foreign keys, lengths on types, NOT NULL), not CQL: `cqlmodel design MODEL.sql` turns a relational model into a Cassandra design"
+            }
+            Language::Nodetool => {
+                "looks like nodetool output, not CQL: `cqlmodel diagnose FILE` reads it (with `--schema` for the CQL schema)"
             }
         }
     }
@@ -74,6 +84,12 @@ pub fn sniff(text: &str) -> Option<Language> {
     if postgres_markers.iter().any(|m| text.contains(m)) {
         return Some(Language::PostgreSql);
     }
+    if looks_like_nodetool(&lines) {
+        return Some(Language::Nodetool);
+    }
+    if looks_like_relational_sql(text) {
+        return Some(Language::Sql);
+    }
     let is_section = |l: &&str| {
         l.starts_with('[')
             && l.ends_with(']')
@@ -93,6 +109,71 @@ pub fn sniff(text: &str) -> Option<Language> {
     None
 }
 
+/// Lines only nodetool prints: `tablestats`' `Keyspace : ks` / `Table: t`
+/// blocks, `status`' legend, `tablehistograms`' header, `info`'s fields.
+fn looks_like_nodetool(lines: &[&str]) -> bool {
+    const MARKERS: &[&str] = &[
+        "Status=Up/Down",
+        "SSTable count:",
+        "Space used (live):",
+        "Compacted partition maximum bytes:",
+        "Percentile  ",
+        "Load                 :",
+        "Pending Flushes:",
+    ];
+    lines.iter().any(|l| MARKERS.iter().any(|m| l.contains(m)))
+        && !lines.iter().any(|l| {
+            let upper = l.to_ascii_uppercase();
+            upper.starts_with("CREATE ") || upper.starts_with("SELECT ")
+        })
+}
+
+/// DDL words CQL does not have: foreign keys, type lengths, NOT NULL
+/// columns, MySQL's table options.
+fn looks_like_relational_sql(text: &str) -> bool {
+    let upper = text.to_ascii_uppercase();
+    let markers = [
+        "FOREIGN KEY",
+        " REFERENCES ",
+        "AUTO_INCREMENT",
+        "ENGINE=",
+        "VARCHAR(",
+        "CHAR(",
+        "NUMERIC(",
+        "DECIMAL(",
+        " NOT NULL,",
+        " NOT NULL\n",
+        "UNIQUE (",
+    ];
+    upper.contains("CREATE TABLE") && markers.iter().any(|m| upper.contains(m))
+}
+
+/// Whether `text` reads as CQL rather than relational SQL: keyspaces,
+/// CQL-only types and options. For the commands that take SQL (`design`), so
+/// that a CQL schema given there gets one message instead of syntax errors.
+pub fn looks_like_cql(text: &str) -> bool {
+    let upper = text.to_ascii_uppercase();
+    [
+        "CREATE KEYSPACE",
+        "WITH REPLICATION",
+        "CLUSTERING ORDER BY",
+        "COMPACT STORAGE",
+        "FROZEN<",
+        "MAP<",
+        "SET<",
+        "LIST<",
+        "TIMEUUID",
+        "USING TTL",
+        "COMPACTION = {",
+        "ALLOW FILTERING",
+    ]
+    .iter()
+    .any(|m| upper.contains(m))
+}
+
+/// The message for a CQL file given to `design`, which reads relational SQL.
+pub const CQL_TO_DESIGN: &str = "looks like CQL, not relational SQL: `cqlmodel design` reads a PostgreSQL model (pg_dump --schema-only, or the application's SQL); give CQL to `cqlmodel review`, `explain` or `size`";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,12 +190,47 @@ mod tests {
     }
 
     #[test]
+    fn relational_sql_and_nodetool_output_are_recognised() {
+        let mysql = "CREATE TABLE users (\n  id INT NOT NULL AUTO_INCREMENT,\n  email VARCHAR(255) NOT NULL,\n  PRIMARY KEY (id)\n) ENGINE=InnoDB;\n";
+        assert_eq!(sniff(mysql), Some(Language::Sql));
+        let sql = "CREATE TABLE orders (\n  id integer PRIMARY KEY,\n  user_id integer REFERENCES users (id)\n);\n";
+        assert_eq!(sniff(sql), Some(Language::Sql));
+        let tablestats = "Total number of tables: 40\n----------------\nKeyspace : shop\n\tRead Count: 10\n\t\tTable: orders\n\t\tSSTable count: 4\n\t\tSpace used (live): 1024\n";
+        assert_eq!(sniff(tablestats), Some(Language::Nodetool));
+        let status = "Datacenter: dc1\n===============\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n--  Address    Load       Tokens  Owns    Host ID   Rack\nUN  10.0.0.1   1.2 GiB    16      ?       abc       r1\n";
+        assert_eq!(sniff(status), Some(Language::Nodetool));
+        let histograms = "ks/t histograms\nPercentile  Read Latency     Write Latency\n50%            35.43              20.50\n";
+        assert_eq!(sniff(histograms), Some(Language::Nodetool));
+        for advice in [Language::Sql, Language::Nodetool].map(Language::advice) {
+            assert!(advice.contains("cqlmodel "), "{advice}");
+        }
+    }
+
+    #[test]
+    fn cql_given_to_design_is_recognised() {
+        assert!(looks_like_cql(
+            "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy'};"
+        ));
+        assert!(looks_like_cql(
+            "CREATE TABLE t (k int, c timeuuid, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC);"
+        ));
+        assert!(!looks_like_cql(
+            "CREATE TABLE users (id serial PRIMARY KEY, email text NOT NULL);"
+        ));
+        assert!(!looks_like_cql(
+            "SELECT * FROM orders o JOIN users u ON u.id = o.user_id WHERE u.id = $1;"
+        ));
+    }
+
+    #[test]
     fn cql_is_not_mistaken_for_another_language() {
         for cql in [
             "CREATE TABLE ks.t (k int PRIMARY KEY, m map<text, text>);",
             "INSERT INTO t (k, l) VALUES (1, [1, 2]);",
             "SELECT * FROM t WHERE k = 1;",
             "-- @name q\nSELECT \"from\" FROM t WHERE k IN (1, 2);",
+            "CREATE MATERIALIZED VIEW ks.v AS SELECT * FROM ks.t WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k);",
+            "CREATE TABLE ks.t (k int PRIMARY KEY, c decimal, v varchar) WITH comment = 'Load                 : no';",
         ] {
             assert_eq!(sniff(cql), None, "{cql}");
         }

@@ -57,7 +57,12 @@ pub enum ParseErrorKind {
     /// A cqlsh shell command (`CONSISTENCY`, `TRACING`, …), not CQL; it ends
     /// at its line's end as in cqlsh.
     #[error("`{command}` is a cqlsh command, not CQL")]
-    ShellCommand { command: String },
+    ShellCommand {
+        command: String,
+        /// The words after the command on its line, as written
+        /// (`CONSISTENCY LOCAL_QUORUM` → `["LOCAL_QUORUM"]`).
+        arguments: Vec<String>,
+    },
     /// `ALTER TABLE … WITH CLUSTERING ORDER BY` / `WITH COMPACT STORAGE`:
     /// Cassandra's grammar refuses both (a syntax error on a node).
     #[error(

@@ -8,7 +8,7 @@ fn commands(source: &str) -> Vec<String> {
         .errors
         .iter()
         .filter_map(|e| match &e.kind {
-            ParseErrorKind::ShellCommand { command } => Some(command.clone()),
+            ParseErrorKind::ShellCommand { command, .. } => Some(command.clone()),
             _ => None,
         })
         .collect()

@@ -36,8 +36,12 @@ pub struct Query {
     pub annotations: Annotations,
     /// Executions per second (`@rate 2000/s`, `120/min`, `5/h`, `1000/day`).
     pub rate: Option<f64>,
-    /// `@cl LOCAL_QUORUM`.
+    /// `@cl LOCAL_QUORUM`, else the level of the last cqlsh `CONSISTENCY X`
+    /// line before the statement (as cqlsh runs the file).
     pub consistency: Option<String>,
+    /// The level of the last cqlsh `SERIAL CONSISTENCY X` line before the
+    /// statement: the Paxos phase of its `IF` (cqlsh's default is `SERIAL`).
+    pub serial_consistency: Option<String>,
     /// `@page 50`; `@page 0` says the application turns paging off.
     pub page_size: Option<u64>,
     pub path: AccessPath,
@@ -65,6 +69,44 @@ impl Query {
 
 /// Reads the statements of a parsed query file. `USE` changes the session keyspace;
 /// schema statements are skipped with a warning. Annotation errors are diagnostics.
+/// A cqlsh `CONSISTENCY X` or `SERIAL CONSISTENCY X` line of a query file.
+struct SessionLevel {
+    start: u32,
+    serial: bool,
+    level: String,
+}
+
+/// The consistency levels a query file sets with cqlsh commands, in order.
+/// A level cqlsh would refuse is left out (cqlsh keeps the previous one).
+fn session_levels(errors: &[cqlmodel_cql::ParseError]) -> Vec<SessionLevel> {
+    errors
+        .iter()
+        .filter_map(|e| {
+            let cqlmodel_cql::ParseErrorKind::ShellCommand { command, arguments } = &e.kind else {
+                return None;
+            };
+            let (serial, level) = match (command.as_str(), arguments.as_slice()) {
+                ("consistency", [level]) => (false, level),
+                ("serial", [word, level]) if word.eq_ignore_ascii_case("consistency") => {
+                    (true, level)
+                }
+                _ => return None,
+            };
+            let level = level.to_ascii_uppercase();
+            let known = if serial {
+                matches!(level.as_str(), "SERIAL" | "LOCAL_SERIAL")
+            } else {
+                CONSISTENCY_LEVELS.contains(&level.as_str())
+            };
+            known.then_some(SessionLevel {
+                start: e.span.start,
+                serial,
+                level,
+            })
+        })
+        .collect()
+}
+
 pub fn load_queries(
     schema: &Schema,
     file: usize,
@@ -82,6 +124,7 @@ pub fn load_queries(
     // Names seen so far: a set, since a list of 50,000 queries makes a linear
     // search per query quadratic.
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let levels = session_levels(&parsed.errors);
     for (stmt, ann) in parsed.statements.iter().zip(annotations) {
         match &stmt.kind {
             StatementKind::Use(ks) => {
@@ -118,7 +161,18 @@ pub fn load_queries(
             Some(Ok(r)) => Some(r),
             None => None,
         };
-        let consistency = ann.get("cl").map(|c| c.to_ascii_uppercase());
+        let in_effect = |serial: bool| {
+            levels
+                .iter()
+                .rev()
+                .find(|l| l.start < stmt.span.start && l.serial == serial)
+                .map(|l| l.level.clone())
+        };
+        let consistency = ann
+            .get("cl")
+            .map(|c| c.to_ascii_uppercase())
+            .or_else(|| in_effect(false));
+        let serial_consistency = in_effect(true);
         if let Some(cl) = &consistency
             && !CONSISTENCY_LEVELS.contains(&cl.as_str())
         {
@@ -171,6 +225,7 @@ pub fn load_queries(
             annotations: ann,
             rate,
             consistency,
+            serial_consistency,
             page_size,
             path,
         });
@@ -211,7 +266,44 @@ pub fn parse_rate(text: &str) -> Result<f64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_rate;
+    use super::{load_queries, parse_rate};
+
+    /// cqlsh's `CONSISTENCY` and `SERIAL CONSISTENCY` lines set the level of
+    /// the statements after them; an `@cl` annotation wins; a level cqlsh
+    /// refuses changes nothing.
+    #[test]
+    fn cqlsh_consistency_lines_apply_to_the_statements_that_follow() {
+        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
+        let parsed_schema = cqlmodel_cql::parse(schema_text);
+        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let queries = "SELECT v FROM ks.t WHERE k = ?;\n\
+            CONSISTENCY LOCAL_QUORUM\n\
+            SELECT v FROM ks.t WHERE k = ?;\n\
+            SERIAL CONSISTENCY LOCAL_SERIAL\n\
+            UPDATE ks.t SET v = 1 WHERE k = ? IF v = 0;\n\
+            -- @cl ONE\n\
+            SELECT v FROM ks.t WHERE k = ?;\n\
+            CONSISTENCY FAST\n\
+            CONSISTENCY SERIAL\n\
+            SELECT v FROM ks.t WHERE k = ?;";
+        let parsed = cqlmodel_cql::parse(queries);
+        let (loaded, _) = load_queries(&schema, 1, &parsed, None, 1);
+        let levels: Vec<(Option<&str>, Option<&str>)> = loaded
+            .iter()
+            .map(|q| (q.consistency.as_deref(), q.serial_consistency.as_deref()))
+            .collect();
+        assert_eq!(
+            levels,
+            [
+                (None, None),
+                (Some("LOCAL_QUORUM"), None),
+                (Some("LOCAL_QUORUM"), Some("LOCAL_SERIAL")),
+                (Some("ONE"), Some("LOCAL_SERIAL")),
+                (Some("SERIAL"), Some("LOCAL_SERIAL")),
+            ]
+        );
+    }
 
     #[test]
     fn rates_in_every_unit() {

@@ -30,6 +30,8 @@ pub mod model;
 pub mod resolve;
 pub mod types;
 
-pub use build::{SchemaBuild, SchemaBuilder, Settings, build_schema, build_schema_with};
+pub use build::{
+    ASSUMED_REPLICATION, SchemaBuild, SchemaBuilder, Settings, build_schema, build_schema_with,
+};
 pub use error::{ErrorClass, SchemaError, SchemaErrorKind, SchemaWarning, SchemaWarningKind};
 pub use model::*;

@@ -142,6 +142,8 @@ pub enum AlterTableAction {
     },
     /// `WITH prop = value AND ...`.
     With(TableOptions),
+    /// `DROP COMPACT STORAGE` (4.x: a compact table becomes a regular one).
+    DropCompactStorage,
 }
 
 #[derive(Debug, Clone, PartialEq)]

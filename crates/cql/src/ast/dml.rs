@@ -49,6 +49,12 @@ pub enum SelectorKind {
     Term(Term),
     /// `-s` on a selector that is not a number literal (Cassandra 5.0 `selectionGroup`).
     Negate(Box<Selector>),
+    /// `(type) s` on a selector that is not a constant or bind marker (a hint
+    /// on those is [`crate::ast::TermKind::TypeHint`] inside [`SelectorKind::Term`]).
+    TypeHint {
+        data_type: DataType,
+        selector: Box<Selector>,
+    },
     /// `a + b`, `a - b`, `a * b`, `a / b`, `a % b` between selectors
     /// (`selectionAddition` / `selectionMultiplication`), left-associative.
     Binary {

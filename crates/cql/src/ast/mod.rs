@@ -8,11 +8,13 @@
 //! - Identifiers are stored as Cassandra resolves them: unquoted ones lower-cased,
 //!   quoted ones verbatim (`"MyCol"` stays `MyCol`).
 
+mod access;
 mod ddl;
 mod dml;
 mod term;
 mod types;
 
+pub use access::*;
 pub use ddl::*;
 pub use dml::*;
 pub use term::*;
@@ -134,4 +136,8 @@ pub enum StatementKind {
     Update(Update),
     Delete(Delete),
     Batch(Batch),
+    /// Roles, users, permissions and identities: no data-model meaning.
+    Access(AccessStatement),
+    CreateTrigger(CreateTrigger),
+    DropTrigger(DropTrigger),
 }

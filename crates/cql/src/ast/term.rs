@@ -51,6 +51,14 @@ pub enum ArithmeticOp {
 }
 
 impl ArithmeticOp {
+    /// `*` `/` `%` bind tighter (2) than `+` `-` (1).
+    pub fn precedence(self) -> u8 {
+        match self {
+            ArithmeticOp::Add | ArithmeticOp::Sub => 1,
+            ArithmeticOp::Mul | ArithmeticOp::Div | ArithmeticOp::Mod => 2,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             ArithmeticOp::Add => "+",

@@ -10,11 +10,11 @@ use crate::ast::{
     FunctionArg, Ident, IndexTarget, IndexTargetKind, Order, PrimaryKey, Property, TableOptions,
 };
 
-fn if_exists(flag: bool) -> &'static str {
+pub(crate) fn if_exists(flag: bool) -> &'static str {
     if flag { "IF EXISTS " } else { "" }
 }
 
-fn if_not_exists(flag: bool) -> &'static str {
+pub(crate) fn if_not_exists(flag: bool) -> &'static str {
     if flag { "IF NOT EXISTS " } else { "" }
 }
 
@@ -238,6 +238,7 @@ impl Display for AlterTableAction {
                 None => write!(f, "ALTER {}{column} DROP MASKED", if_exists(*ie)),
             },
             AlterTableAction::With(options) => write!(f, "WITH {options}"),
+            AlterTableAction::DropCompactStorage => f.write_str("DROP COMPACT STORAGE"),
         }
     }
 }

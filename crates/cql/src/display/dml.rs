@@ -43,11 +43,15 @@ impl Display for SelectorKind {
                 selector,
                 data_type,
             } => write!(f, "CAST({selector} AS {data_type})"),
-            SelectorKind::Field { selector, field } => write!(f, "{selector}.{field}"),
-            SelectorKind::Element { selector, index } => write!(f, "{selector}[{index}]"),
+            SelectorKind::Field { selector, field } => {
+                write!(f, "{}.{field}", Grouped(selector, is_operation))
+            }
+            SelectorKind::Element { selector, index } => {
+                write!(f, "{}[{index}]", Grouped(selector, is_operation))
+            }
             SelectorKind::Term(term) => term.fmt(f),
             SelectorKind::Negate(inner) => {
-                let inner = inner.to_string();
+                let inner = Grouped(inner, is_binary).to_string();
                 // `- -1`, not `--1` (a comment).
                 let gap = if inner.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
                     " "
@@ -56,13 +60,68 @@ impl Display for SelectorKind {
                 };
                 write!(f, "-{gap}{inner}")
             }
-            // The parser builds left-associative chains with `*` binding
-            // tighter, so printing without parentheses reads back the same tree.
+            // The hint applies to one group without modifiers: anything more is
+            // parenthesized.
+            SelectorKind::TypeHint {
+                data_type,
+                selector,
+            } => write!(
+                f,
+                "({data_type}) {}",
+                Grouped(selector, |s| is_operation(s)
+                    || matches!(
+                        s.kind,
+                        SelectorKind::Field { .. } | SelectorKind::Element { .. }
+                    ))
+            ),
+            // Left-associative, `*` binding tighter: parentheses only where
+            // the tree differs from that reading.
             SelectorKind::Binary { op, left, right } => {
-                write!(f, "{left} {} {right}", op.symbol())
+                let prec = op.precedence();
+                let loose_left = |s: &Selector| binary_precedence(s).is_some_and(|p| p < prec);
+                let loose_right = |s: &Selector| binary_precedence(s).is_some_and(|p| p <= prec);
+                write!(
+                    f,
+                    "{} {} {}",
+                    Grouped(left, loose_left),
+                    op.symbol(),
+                    Grouped(right, loose_right)
+                )
             }
         }
     }
+}
+
+/// A selector, in parentheses when `needs(selector)`.
+struct Grouped<'a, F: Fn(&Selector) -> bool>(&'a Selector, F);
+
+impl<F: Fn(&Selector) -> bool> Display for Grouped<'_, F> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if (self.1)(self.0) {
+            write!(f, "({})", self.0.kind)
+        } else {
+            self.0.kind.fmt(f)
+        }
+    }
+}
+
+fn binary_precedence(selector: &Selector) -> Option<u8> {
+    match &selector.kind {
+        SelectorKind::Binary { op, .. } => Some(op.precedence()),
+        _ => None,
+    }
+}
+
+fn is_binary(selector: &Selector) -> bool {
+    binary_precedence(selector).is_some()
+}
+
+/// Arithmetic or negation: a `.field` or `[key]` after it would bind to its last operand.
+fn is_operation(selector: &Selector) -> bool {
+    matches!(
+        selector.kind,
+        SelectorKind::Binary { .. } | SelectorKind::Negate(_)
+    )
 }
 
 impl Display for ElementIndex {

@@ -4,6 +4,7 @@
 //! as the same name and double-quoted otherwise, strings single-quoted with `'`
 //! doubled. Statements print on one line without the trailing `;`.
 
+mod access;
 mod ddl;
 mod dml;
 mod term;
@@ -116,6 +117,9 @@ impl Display for StatementKind {
             StatementKind::Update(s) => s.fmt(f),
             StatementKind::Delete(s) => s.fmt(f),
             StatementKind::Batch(s) => s.fmt(f),
+            StatementKind::Access(s) => s.fmt(f),
+            StatementKind::CreateTrigger(s) => s.fmt(f),
+            StatementKind::DropTrigger(s) => s.fmt(f),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! cursor, error helpers, statement dispatch and error recovery; each statement
 //! family lives in its own module.
 
+mod access;
 mod common;
 mod ddl;
 mod dml;
@@ -181,7 +182,11 @@ impl Parser {
             "create" => self.create(),
             "alter" => self.alter(),
             "drop" => self.drop_statement(),
-            "grant" | "revoke" | "list" | "describe" | "desc" => Err(self.unsupported(None)),
+            "grant" => self.grant(),
+            "revoke" => self.revoke(),
+            "list" => self.list(),
+            "add" if self.nth_is_word(1, "identity") => self.add_identity(),
+            "describe" | "desc" => Err(self.unsupported(None)),
             _ => Err(self.unexpected(&[
                 "SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN", "CREATE", "ALTER", "DROP", "USE",
                 "TRUNCATE",
@@ -211,11 +216,8 @@ impl Parser {
         if self.at_word("or") || self.at_word("function") || self.at_word("aggregate") {
             return self.create_function_or_aggregate();
         }
-        if ["trigger", "role", "user", "identity"]
-            .iter()
-            .any(|w| self.at_word(w))
-        {
-            return Err(self.unsupported(Some("CREATE")));
+        if ["trigger", "role", "user"].iter().any(|w| self.at_word(w)) {
+            return self.create_access();
         }
         Err(self.unexpected(&[
             "KEYSPACE",
@@ -246,7 +248,7 @@ impl Parser {
                 .map(StatementKind::AlterMaterializedView);
         }
         if ["role", "user"].iter().any(|w| self.at_word(w)) {
-            return Err(self.unsupported(Some("ALTER")));
+            return self.alter_access();
         }
         Err(self.unexpected(&["KEYSPACE", "TABLE", "TYPE", "MATERIALIZED VIEW"]))
     }
@@ -295,7 +297,7 @@ impl Parser {
             .iter()
             .any(|w| self.at_word(w))
         {
-            return Err(self.unsupported(Some("DROP")));
+            return self.drop_access();
         }
         Err(self.unexpected(&[
             "KEYSPACE",
@@ -486,16 +488,6 @@ impl Parser {
             },
         };
         ParseError::new(kind, token.span)
-    }
-
-    /// An error for a statement form the parser does not support, at the current token.
-    pub(crate) fn unsupported_from_current(&self, statement: &str) -> ParseError {
-        ParseError::new(
-            ParseErrorKind::UnsupportedStatement {
-                statement: statement.to_string(),
-            },
-            self.peek().span,
-        )
     }
 
     /// An error naming the unsupported statement: `prefix` (already consumed) and

@@ -47,17 +47,21 @@ impl Parser {
         };
         let start = self.peek().span.start;
         let mut end = self.peek().span.end;
+        let mut arguments = Vec::new();
         self.pos += 1;
         while let Some(token) = self.tokens.get(self.pos) {
             let new_line = self.line_breaks.get(self.pos).copied().unwrap_or(true);
             if new_line || matches!(token.kind, TokenKind::Eof | TokenKind::Punct(Punct::Semi)) {
                 break;
             }
+            if let TokenKind::Word(w) = &token.kind {
+                arguments.push(w.clone());
+            }
             end = token.span.end;
             self.pos += 1;
         }
         Some(ParseError::new(
-            ParseErrorKind::ShellCommand { command },
+            ParseErrorKind::ShellCommand { command, arguments },
             Span { start, end },
         ))
     }

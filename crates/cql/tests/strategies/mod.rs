@@ -8,6 +8,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
 
+pub mod access;
 pub mod statements;
 
 pub const UNRESERVED_KEYWORDS: &[&str] = &[

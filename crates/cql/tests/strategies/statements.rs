@@ -97,6 +97,16 @@ pub fn relation() -> impl Strategy<Value = Relation> {
 /// Names that select a special selector when followed by `(`.
 const SPECIAL_SELECTOR_FUNCTIONS: &[&str] = &["writetime", "maxwritetime", "ttl", "cast"];
 
+/// A one-element tuple at the top of a selection term, or under its type
+/// hints: a selection reads `(x)` as `x` in parentheses, not as a tuple.
+fn groups_in_a_selection(term: &Term) -> bool {
+    match &term.kind {
+        TermKind::Tuple(items) => items.len() == 1,
+        TermKind::TypeHint { term, .. } => groups_in_a_selection(term),
+        _ => false,
+    }
+}
+
 fn selector_kind() -> impl Strategy<Value = SelectorKind> {
     let function_name = qualified_name()
         .prop_filter("special selector", |n| {
@@ -114,6 +124,8 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
             .prop_filter("arithmetic is a selector", |t| {
                 !matches!(t.kind, TermKind::Binary { .. } | TermKind::Negate(_))
             })
+            // `(x)` in a selection groups; it is not a one-element tuple.
+            .prop_filter("one-element tuple", |t| !groups_in_a_selection(t))
             .prop_map(SelectorKind::Term),
     ];
     leaf.prop_recursive(3, 16, 3, move |inner| {
@@ -122,14 +134,11 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
             alias: None,
             span: span(),
         });
-        // A constant followed by `.f` or `[i]` would not read back (`1.f`),
-        // nor would `a + b` or `-a` (the modifier binds to `b` / `a`).
-        let group = unaliased.clone().prop_filter("operator", |s| {
-            !matches!(
-                s.kind,
-                SelectorKind::Binary { .. } | SelectorKind::Negate(_)
-            )
-        });
+        // Operations are operands anywhere: `Display` prints the parentheses
+        // the tree needs (`(a + b) * c`, `-(a + b)`, `(a - b).f`).
+        let group = unaliased.clone();
+        // A constant followed by `.f` or `[i]` would not read back (`1.f`); a
+        // hint on a constant is a term.
         let receiver = group.clone().prop_filter("constant receiver", |s| {
             !matches!(s.kind, SelectorKind::Term(_))
         });
@@ -171,6 +180,10 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
             (receiver.clone(), index).prop_map(|(s, index)| SelectorKind::Element {
                 selector: Box::new(s),
                 index
+            }),
+            (data_type(), receiver.clone()).prop_map(|(data_type, s)| SelectorKind::TypeHint {
+                data_type,
+                selector: Box::new(s)
             }),
             // `-c`: never before a constant (`-1` is a literal).
             receiver.prop_map(|s| SelectorKind::Negate(Box::new(s))),
@@ -560,6 +573,7 @@ pub fn statement() -> impl Strategy<Value = Statement> {
         2 => create_table_statement().prop_map(StatementKind::CreateTable),
         1 => create_type_statement().prop_map(StatementKind::CreateType),
         1 => create_index_statement().prop_map(StatementKind::CreateIndex),
+        2 => super::access::statement_kind(),
     ]
     .prop_map(stmt)
 }

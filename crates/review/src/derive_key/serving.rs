@@ -145,6 +145,7 @@ fn referenced_columns(source: &Table, select: &Select) -> Vec<String> {
                         stack.extend(args.iter().map(|a| &a.kind))
                     }
                     SelectorKind::Cast { selector, .. }
+                    | SelectorKind::TypeHint { selector, .. }
                     | SelectorKind::Field { selector, .. }
                     | SelectorKind::Element { selector, .. }
                     | SelectorKind::Negate(selector) => stack.push(&selector.kind),

@@ -143,6 +143,7 @@ fn is_aggregate(s: &Selector) -> bool {
             ) || args.iter().any(is_aggregate)
         }
         SelectorKind::Cast { selector, .. }
+        | SelectorKind::TypeHint { selector, .. }
         | SelectorKind::Field { selector, .. }
         | SelectorKind::Element { selector, .. } => is_aggregate(selector),
         _ => false,

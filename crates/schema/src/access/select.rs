@@ -239,6 +239,7 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
         }
         SelectorKind::Negate(inner) => collect_columns(table, inner, out)?,
         SelectorKind::Cast { selector, .. }
+        | SelectorKind::TypeHint { selector, .. }
         | SelectorKind::Field { selector, .. }
         | SelectorKind::Element { selector, .. } => {
             collect_columns(table, selector, out)?;

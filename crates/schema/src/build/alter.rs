@@ -110,6 +110,12 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
                 renamed.push((from.value.clone(), to.value.clone()));
             }
         }
+        AlterTableAction::DropCompactStorage => {
+            if !altered.options.compact_storage {
+                return Err(cx.err(SchemaErrorKind::DropCompactStorageNotCompact, s.name.span));
+            }
+            altered.options.compact_storage = false;
+        }
         AlterTableAction::With(opts) => {
             if let Some(params) = &new_params {
                 alter_options(cx, table, &mut altered, &opts.properties, params)?;

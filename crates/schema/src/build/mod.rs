@@ -67,6 +67,10 @@ pub struct SchemaBuild {
     pub warnings: Vec<SchemaWarning>,
     /// Statements a schema file should not hold (SELECT, INSERT, ...): file and span.
     pub non_ddl: Vec<(usize, Span)>,
+    /// Statements accepted with no effect on the data model (roles, users,
+    /// permissions, identities, triggers): file, span and their leading words
+    /// (`CREATE ROLE`, `GRANT`), so that callers can say what was skipped.
+    pub no_model: Vec<(usize, Span, &'static str)>,
 }
 
 /// Builds a schema from statements, in order.
@@ -75,7 +79,14 @@ pub struct SchemaBuilder {
     build: SchemaBuild,
     current_keyspace: Option<String>,
     settings: Settings,
+    /// The keyspace [`SchemaBuilder::assume_keyspace`] added, until a
+    /// `CREATE KEYSPACE` defines it.
+    assumed_keyspace: Option<String>,
 }
+
+/// The replication class of a keyspace assumed by [`SchemaBuilder::assume_keyspace`].
+pub const ASSUMED_REPLICATION: &str =
+    "unknown (keyspace given with --keyspace, not created in the schema files)";
 
 type StepResult = Result<(), SchemaError>;
 /// A step that may end with a client warning.
@@ -109,7 +120,37 @@ impl SchemaBuilder {
             },
             current_keyspace: None,
             settings,
+            assumed_keyspace: None,
         }
+    }
+
+    /// Runs the statements that follow in `keyspace`, as `cqlsh -k keyspace`
+    /// does. When no earlier statement created it, the keyspace is assumed to
+    /// exist with an unknown replication (`Replication::Other`, so no check
+    /// reads a factor that no file gave); returns whether it was assumed.
+    /// A later `CREATE KEYSPACE` of the same name in the files takes the
+    /// assumption's place.
+    pub fn assume_keyspace(&mut self, keyspace: &str, origin: Origin) -> bool {
+        self.current_keyspace = Some(keyspace.to_string());
+        if self.build.schema.keyspaces.contains_key(keyspace) {
+            return false;
+        }
+        self.build.schema.keyspaces.insert(
+            keyspace.to_string(),
+            crate::model::Keyspace {
+                name: keyspace.to_string(),
+                replication: crate::model::Replication::Other {
+                    class: ASSUMED_REPLICATION.to_string(),
+                    options: Default::default(),
+                },
+                durable_writes: true,
+                types: Default::default(),
+                tables: Default::default(),
+                origin,
+            },
+        );
+        self.assumed_keyspace = Some(keyspace.to_string());
+        true
     }
 
     pub fn settings(&self) -> &Settings {
@@ -163,6 +204,12 @@ impl SchemaBuilder {
         }
     }
 
+    /// Records a statement accepted with no effect on the model.
+    fn no_model(&mut self, file: usize, span: Span, words: &'static str) -> WarnResult {
+        self.build.no_model.push((file, span, words));
+        Ok(None)
+    }
+
     pub fn finish(self) -> SchemaBuild {
         self.build
     }
@@ -191,7 +238,27 @@ impl SchemaBuilder {
                 self.current_keyspace = Some(ks.value.clone());
                 Ok(None)
             }
-            StatementKind::CreateKeyspace(s) => done(keyspace::create(schema, &cx, s)),
+            StatementKind::CreateKeyspace(s) => {
+                if self.assumed_keyspace.as_deref() == Some(s.name.value.as_str()) {
+                    self.assumed_keyspace = None;
+                    let assumed = schema.keyspaces.remove(&s.name.value);
+                    let result = keyspace::create(schema, &cx, s);
+                    if let Some(assumed) = assumed {
+                        match schema.keyspaces.get_mut(&s.name.value) {
+                            // Objects created before the CREATE KEYSPACE stay.
+                            Some(created) if result.is_ok() => {
+                                created.types = assumed.types;
+                                created.tables = assumed.tables;
+                            }
+                            _ => {
+                                schema.keyspaces.insert(s.name.value.clone(), assumed);
+                            }
+                        }
+                    }
+                    return done(result);
+                }
+                done(keyspace::create(schema, &cx, s))
+            }
             StatementKind::AlterKeyspace(s) => done(keyspace::alter(schema, &cx, s)),
             StatementKind::DropKeyspace(s) => done(keyspace::drop(schema, &cx, s)),
             StatementKind::CreateType(s) => done(udt::create(schema, &cx, s)),
@@ -210,6 +277,12 @@ impl SchemaBuilder {
             | StatementKind::DropFunction(_)
             | StatementKind::CreateAggregate(_)
             | StatementKind::DropAggregate(_) => Ok(None),
+            // Who may do what, and code run on writes: no table changes shape.
+            StatementKind::Access(s) => self.no_model(file, statement.span, s.keywords()),
+            StatementKind::CreateTrigger(_) => {
+                self.no_model(file, statement.span, "CREATE TRIGGER")
+            }
+            StatementKind::DropTrigger(_) => self.no_model(file, statement.span, "DROP TRIGGER"),
             StatementKind::Truncate(_)
             | StatementKind::Select(_)
             | StatementKind::Insert(_)

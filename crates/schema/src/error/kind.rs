@@ -277,6 +277,11 @@ pub enum SchemaErrorKind {
     /// ALT-3.
     #[error("Cannot add new column to a COMPACT STORAGE table")]
     AddToCompactTable,
+    /// `AlterTableStatement.DropCompactStorage`. Cassandra 5.0 first refuses
+    /// the statement unless `drop_compact_storage_enabled` is set; cqlmodel
+    /// models that switch as on (a schema file records what a cluster did).
+    #[error("Cannot DROP COMPACT STORAGE on table without COMPACT STORAGE")]
+    DropCompactStorageNotCompact,
     /// ALT-7: the table prints `ks.t`.
     #[error("Column {column} was not found in table '{table}'")]
     DropUnknownColumn { column: String, table: String },

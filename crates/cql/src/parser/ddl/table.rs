@@ -196,10 +196,10 @@ impl Parser {
             });
         }
         if self.at_word("drop") {
-            if self.nth_is_word(1, "compact") && self.nth_is_word(2, "storage") {
-                return Err(self.unsupported_from_current("ALTER TABLE ... DROP COMPACT STORAGE"));
-            }
             self.bump();
+            if self.eat_words(&["compact", "storage"]) {
+                return Ok(AlterTableAction::DropCompactStorage);
+            }
             let if_exists = self.if_exists();
             let columns = if self.at_punct(Punct::LParen) {
                 self.parenthesized_list(|p| p.ident_expecting("column name"))?

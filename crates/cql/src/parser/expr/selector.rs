@@ -2,7 +2,7 @@
 //! function calls, UDT field access, collection element and slice selection,
 //! constant terms, negation and arithmetic (`c + 1`, `-c`, `a * b`).
 
-use crate::ast::{ArithmeticOp, ElementIndex, Selection, Selector, SelectorKind};
+use crate::ast::{ArithmeticOp, ElementIndex, Selection, Selector, SelectorKind, Term, TermKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
@@ -207,12 +207,75 @@ impl Parser {
         if self.at_ident() {
             return Ok(SelectorKind::Column(self.ident_expecting("column name")?));
         }
+        if self.at_punct(Punct::LParen) {
+            return self.parenthesized_selector();
+        }
         if self.nth_starts_term(0) {
             // Without arithmetic: `1 - c * 2` is the selectors' chain, so that
             // precedence holds across constants and columns.
             return Ok(SelectorKind::Term(self.nested(Self::term_group)?));
         }
         Err(self.unexpected(&["selector", "'*'"]))
+    }
+
+    /// At `(`: a type hint `(type) group` (`selectionTypeHint`, tried first as
+    /// Cassandra's grammar does), a constant tuple `(1, 'a')` (a term), or a
+    /// selector in parentheses, which only groups: `(c + 1) * 2` is the tree
+    /// of `c + 1` times 2, and `Display` prints the parentheses it needs.
+    fn parenthesized_selector(&mut self) -> PResult<SelectorKind> {
+        if let Some(hint) = self.attempt(Self::type_hint_selector)? {
+            return Ok(hint);
+        }
+        if let Some(term) = self.attempt(Self::constant_tuple)? {
+            return Ok(SelectorKind::Term(term));
+        }
+        self.expect_punct(Punct::LParen)?;
+        let inner = self.unaliased_selector()?;
+        self.expect_punct(Punct::RParen)?;
+        Ok(inner.kind)
+    }
+
+    /// A tuple of two or more constants. One value in parentheses is not a
+    /// tuple in a selection (`selectionTupleOrNestedSelector`): `(1)` is `1`.
+    fn constant_tuple(&mut self) -> PResult<Term> {
+        let term = self.nested(Self::term_group)?;
+        match &term.kind {
+            TermKind::Tuple(items) if items.len() >= 2 => Ok(term),
+            _ => Err(self.unexpected(&["','"])),
+        }
+    }
+
+    /// `(type) group`; a hint on a constant or bind marker is the term
+    /// `(type) value`, as in WHERE clauses and VALUES.
+    fn type_hint_selector(&mut self) -> PResult<SelectorKind> {
+        let start = self.expect_punct(Punct::LParen)?.start;
+        let data_type = self.data_type()?;
+        self.expect_punct(Punct::RParen)?;
+        // `(u.f) AS x`, `(t) FROM`: a parenthesized name, not a hint on a
+        // column named `as` or `from`.
+        if self.at_word("as") || self.at_word("from") {
+            return Err(self.unexpected(&["selector"]));
+        }
+        let inner_start = self.peek().span.start;
+        let kind = self.nested(Self::selector_base)?;
+        let selector = Selector {
+            kind,
+            alias: None,
+            span: self.span_from(inner_start),
+        };
+        Ok(match selector.kind {
+            SelectorKind::Term(term) => SelectorKind::Term(Term {
+                kind: TermKind::TypeHint {
+                    ty: data_type,
+                    term: Box::new(term),
+                },
+                span: self.span_from(start),
+            }),
+            _ => SelectorKind::TypeHint {
+                data_type,
+                selector: Box::new(selector),
+            },
+        })
     }
 
     /// Inside `[...]`: `key`, `from..to`, `from..` or `..to`.

@@ -1,0 +1,200 @@
+//! Reading one schema file the way `cqlsh -f` runs it: its statements in
+//! order, and a `SOURCE 'other.cql'` line replaced by the statements of that
+//! file, read relative to the file that names it. Cycles and nesting deeper
+//! than [`MAX_SOURCE_DEPTH`] are errors at the `SOURCE` line; the rest of the
+//! file goes on.
+
+use std::path::{Path, PathBuf};
+
+use cqlmodel_cql::ast::{Span, Statement};
+use cqlmodel_cql::{ParseError, ParseErrorKind};
+use cqlmodel_diagnostics::{Diagnostic, SourceMap};
+use cqlmodel_review::{Suppression, suppressions};
+use cqlmodel_schema::SchemaBuilder;
+
+use crate::input::{InputError, read_source};
+
+/// How deep `SOURCE` commands may nest (a file sourcing a file …).
+pub const MAX_SOURCE_DEPTH: usize = 8;
+
+/// What loading the files gathers besides the schema.
+pub struct ScriptLoader<'a> {
+    pub builder: SchemaBuilder,
+    pub diagnostics: Vec<Diagnostic>,
+    pub suppressions: Vec<Suppression>,
+    /// Queries (SELECT, INSERT, …) found in the schema files: file and span.
+    pub queries: Vec<(usize, Span)>,
+    pub sources: &'a mut SourceMap,
+    /// The files being read, outermost first (canonical paths): the cycle guard.
+    stack: Vec<PathBuf>,
+}
+
+/// The parts of loading that stay with `schema_load`: how a file's syntax
+/// errors become diagnostics, and which statements are queries.
+pub struct FileRules {
+    pub syntax: fn(&cqlmodel_cql::ParseResult, &str, usize) -> Vec<Diagnostic>,
+    pub is_query: fn(&Statement) -> bool,
+}
+
+impl<'a> ScriptLoader<'a> {
+    pub fn new(builder: SchemaBuilder, sources: &'a mut SourceMap) -> Self {
+        Self {
+            builder,
+            diagnostics: Vec::new(),
+            suppressions: Vec::new(),
+            queries: Vec::new(),
+            sources,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Reads a top-level file (an unreadable one is an input error, exit 2).
+    pub fn load(&mut self, path: &Path, rules: &FileRules) -> Result<(), InputError> {
+        let file = read_source(path, self.sources)?;
+        self.stack.push(canonical(path));
+        self.apply(file, path, rules);
+        self.stack.pop();
+        Ok(())
+    }
+
+    fn apply(&mut self, file: usize, path: &Path, rules: &FileRules) {
+        let text = self
+            .sources
+            .get(file)
+            .map(|f| f.text.clone())
+            .unwrap_or_default();
+        let parsed = cqlmodel_cql::parse(&text);
+        self.diagnostics
+            .extend((rules.syntax)(&parsed, &text, file));
+        self.queries.extend(
+            parsed
+                .statements
+                .iter()
+                .filter(|s| (rules.is_query)(s))
+                .map(|s| (file, s.span)),
+        );
+        let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
+        self.suppressions
+            .extend(suppressions(file, &parsed.statement_comments(), &spans));
+        let mut rest: &[Statement] = &parsed.statements;
+        for (span, target) in source_commands(&parsed.errors, &text) {
+            let split = rest
+                .iter()
+                .position(|s| s.span.start > span.start)
+                .unwrap_or(rest.len());
+            let (before, after) = rest.split_at(split);
+            self.builder.add_statements(file, before);
+            rest = after;
+            self.follow(file, span, path, &target, rules);
+        }
+        self.builder.add_statements(file, rest);
+    }
+
+    /// Reads the file a `SOURCE` names, or says at the command why not.
+    fn follow(
+        &mut self,
+        file: usize,
+        span: Span,
+        including: &Path,
+        target: &str,
+        rules: &FileRules,
+    ) {
+        let resolved = including
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(target);
+        let at = |message: String| {
+            Diagnostic::error("source", message)
+                .with_file(file)
+                .with_primary(span.range(), "this SOURCE")
+        };
+        let key = canonical(&resolved);
+        if let Some(first) = self.stack.iter().position(|p| *p == key) {
+            let chain: Vec<String> = self.stack[first..]
+                .iter()
+                .chain(std::iter::once(&key))
+                .map(|p| p.display().to_string())
+                .collect();
+            self.diagnostics.push(at(format!(
+                "SOURCE '{target}' is a cycle ({}): not read again",
+                chain.join(" -> ")
+            )));
+            return;
+        }
+        if self.stack.len() >= MAX_SOURCE_DEPTH {
+            self.diagnostics.push(at(format!(
+                "SOURCE '{target}': files nest more than {MAX_SOURCE_DEPTH} deep: not read"
+            )));
+            return;
+        }
+        let sourced = match read_source(&resolved, self.sources) {
+            Ok(f) => f,
+            Err(e) => {
+                self.diagnostics.push(at(format!(
+                    "SOURCE '{target}' (read relative to this file, as {}): {e}",
+                    resolved.display()
+                )));
+                return;
+            }
+        };
+        self.diagnostics.push(
+            Diagnostic::info(
+                "source",
+                format!(
+                    "SOURCE '{target}': {} read here, in place of this line",
+                    resolved.display()
+                ),
+            )
+            .with_file(file)
+            .with_primary(span.range(), "followed"),
+        );
+        self.stack.push(key);
+        self.apply(sourced, &resolved, rules);
+        self.stack.pop();
+    }
+}
+
+fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The `SOURCE 'file'` commands of a file, in order: their span and the file named.
+pub fn source_commands(errors: &[ParseError], text: &str) -> Vec<(Span, String)> {
+    errors
+        .iter()
+        .filter_map(|e| match &e.kind {
+            ParseErrorKind::ShellCommand { command, .. } if command == "source" => {
+                let line = text.get(e.span.range())?;
+                Some((e.span, source_target(line)?))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `SOURCE 'a.cql';` → `a.cql` (quotes optional, `''` un-doubled).
+fn source_target(line: &str) -> Option<String> {
+    let rest = line.trim().get("source".len()..)?.trim();
+    let rest = rest.trim_end_matches(';').trim();
+    let target = match rest.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        Some(quoted) => quoted.replace("''", "'"),
+        None => rest.to_string(),
+    };
+    (!target.is_empty()).then_some(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_target;
+
+    #[test]
+    fn the_file_a_source_command_names() {
+        assert_eq!(source_target("SOURCE 'a.cql'").as_deref(), Some("a.cql"));
+        assert_eq!(
+            source_target("source 'it''s.cql';").as_deref(),
+            Some("it's.cql")
+        );
+        assert_eq!(source_target("SOURCE b.cql").as_deref(), Some("b.cql"));
+        assert_eq!(source_target("SOURCE"), None);
+    }
+}

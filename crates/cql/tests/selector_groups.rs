@@ -1,0 +1,119 @@
+//! Parentheses and type hints in selectors (Cassandra 5.0's
+//! `selectionTupleOrNestedSelector` and `selectionTypeHint`).
+
+mod common;
+
+use common::assert_round_trip;
+use cqlmodel_cql::ast::*;
+use cqlmodel_cql::parse_statement;
+
+fn selectors(src: &str) -> Vec<Selector> {
+    let statement = match parse_statement(src) {
+        Ok(s) => s,
+        Err(e) => panic!("{src}: {e}"),
+    };
+    assert_round_trip(&statement, src);
+    match statement.kind {
+        StatementKind::Select(Select {
+            selection: Selection::Selectors(selectors),
+            ..
+        }) => selectors,
+        other => panic!("not a select with selectors: {other:?}"),
+    }
+}
+
+fn printed(src: &str) -> String {
+    match parse_statement(src) {
+        Ok(s) => s.to_string(),
+        Err(e) => panic!("{src}: {e}"),
+    }
+}
+
+#[test]
+fn parentheses_group_arithmetic() {
+    let [s] = selectors("SELECT (c + 1) * 2 FROM t")
+        .try_into()
+        .expect("one");
+    let SelectorKind::Binary { op, left, .. } = s.kind else {
+        panic!("not binary: {:?}", s.kind);
+    };
+    assert_eq!(op, ArithmeticOp::Mul);
+    assert!(
+        matches!(
+            left.kind,
+            SelectorKind::Binary {
+                op: ArithmeticOp::Add,
+                ..
+            }
+        ),
+        "{left:?}"
+    );
+    assert_eq!(
+        printed("SELECT (c + 1) * 2 FROM t"),
+        "SELECT (c + 1) * 2 FROM t"
+    );
+    assert_eq!(
+        printed("SELECT a - (b - c) FROM t"),
+        "SELECT a - (b - c) FROM t"
+    );
+    assert_eq!(printed("SELECT -(a + b) FROM t"), "SELECT -(a + b) FROM t");
+}
+
+#[test]
+fn redundant_parentheses_are_not_kept() {
+    assert_eq!(printed("SELECT (c) FROM t"), "SELECT c FROM t");
+    assert_eq!(
+        printed("SELECT ((a * b)) + c FROM t"),
+        "SELECT a * b + c FROM t"
+    );
+    assert_eq!(
+        printed("SELECT (a + b)['k'] FROM t"),
+        "SELECT (a + b)['k'] FROM t"
+    );
+}
+
+#[test]
+fn a_parenthesized_group_takes_modifiers() {
+    let [s] = selectors("SELECT (u).f FROM t").try_into().expect("one");
+    assert!(matches!(s.kind, SelectorKind::Field { .. }), "{:?}", s.kind);
+}
+
+#[test]
+fn type_hints_on_constants_markers_and_columns() {
+    for src in [
+        "SELECT (int) ? FROM t",
+        "SELECT (text) 'a' FROM t",
+        "SELECT (bigint) c FROM t",
+        "SELECT (int) ? + 1 FROM t",
+    ] {
+        let s = selectors(src);
+        assert_eq!(s.len(), 1, "{src}");
+    }
+    let [s] = selectors("SELECT (bigint) c FROM t")
+        .try_into()
+        .expect("one");
+    assert!(
+        matches!(s.kind, SelectorKind::TypeHint { .. }),
+        "{:?}",
+        s.kind
+    );
+}
+
+#[test]
+fn tuples_of_constants_stay_terms() {
+    let [s] = selectors("SELECT (1, 'a') FROM t").try_into().expect("one");
+    assert!(matches!(s.kind, SelectorKind::Term(_)), "{:?}", s.kind);
+}
+
+#[test]
+fn constant_groups_and_aliases_in_parentheses() {
+    for (src, canonical) in [
+        ("SELECT (1 + 2) * c FROM t", "SELECT (1 + 2) * c FROM t"),
+        ("SELECT c * (1 - 2) FROM t", "SELECT c * (1 - 2) FROM t"),
+        ("SELECT (c) AS x FROM t", "SELECT c AS x FROM t"),
+        ("SELECT (u.f) AS x FROM t", "SELECT u.f AS x FROM t"),
+    ] {
+        selectors(src);
+        assert_eq!(printed(src), canonical);
+    }
+}
