@@ -135,6 +135,11 @@ fn table_changes(
                 d.rebuild_reasons.join("; ")
             );
             let mut c = rebuild_change(input, o, t, &plan_name, reason, renamed);
+            if !d.suspected_renames.is_empty() {
+                // As written the rebuild does not copy the column: a decision.
+                c.flagged = true;
+                c.warnings.extend(d.rename_warnings);
+            }
             c.items = d.items;
             out.push(c);
         }
@@ -216,6 +221,7 @@ fn alter_change(
     }
     c.items = d.items;
     c.warnings = d.warnings;
+    c.warnings.extend(d.rename_warnings);
     for v in recreate {
         match create_view(v, (input.source)(&v.origin).as_deref(), &v.name, &t.name) {
             Some(s) => {

@@ -754,3 +754,62 @@ fn a_rename_flag_is_checked_against_both_schemas() {
     );
     assert!(check("shop.customers.mail=created_at").is_err_and(|e| e.contains("already has")));
 }
+
+#[test]
+fn a_rename_among_other_changes_needs_a_decision() {
+    let p = run("rename_among_changes");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Alter, "{c:?}");
+    assert!(c.flagged, "model → model_name may be a rename: {c:?}");
+    let suspected: Vec<&str> = c
+        .items
+        .iter()
+        .filter(|i| i.verdict == Verdict::Manual)
+        .filter_map(|i| i.subject.as_deref())
+        .collect();
+    assert_eq!(suspected, ["model"], "retired has no same-typed partner");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`--rename fleet.vehicles.model=model_name`")),
+        "{:?}",
+        c.warnings
+    );
+    // Everything else is still planned as written.
+    assert_eq!(
+        statements(&p, Phase::Create),
+        [
+            "ALTER TABLE fleet.vehicles ADD model_name text;",
+            "ALTER TABLE fleet.vehicles ADD odometer_km int;",
+            "ALTER TABLE fleet.vehicles WITH gc_grace_seconds = 172800;",
+        ]
+    );
+}
+
+#[test]
+fn a_declared_rename_among_other_changes_is_a_rebuild_no_longer_flagged() {
+    let mut case = load("rename_among_changes");
+    case.renames = vec!["fleet.vehicles.model=model_name".parse().expect("shape")];
+    let p = run_on(&case, Target::Cassandra);
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild, "{c:?}");
+    assert!(!c.flagged, "{:?}", c.warnings);
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.not_copied, ["retired"]);
+}
+
+#[test]
+fn a_rename_inside_a_rebuild_is_flagged_because_the_copy_skips_it() {
+    let p = run("rename_in_rebuild");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild);
+    assert!(c.flagged, "{c:?}");
+    assert!(
+        c.warnings.iter().any(|w| w.contains("does not copy driver")
+            && w.contains("`--rename fleet.trips.driver=driver_name`")),
+        "{:?}",
+        c.warnings
+    );
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.not_copied, ["driver"]);
+}
