@@ -44,6 +44,7 @@ pub mod runbook;
 pub mod summary;
 pub mod table_diff;
 pub mod target;
+pub mod type_rebuild;
 pub mod verify;
 pub mod views;
 

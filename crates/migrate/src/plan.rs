@@ -12,7 +12,8 @@ use crate::model::{Change, ChangeKind, ObjectKind, Phase, Target};
 use crate::objects::{keyspace_changes, type_changes};
 use crate::rebuild::{Rebuild, map_columns, next_name};
 use crate::table_diff::diff_table;
-use crate::{backfill, views};
+use crate::type_rebuild::TypeRebuild;
+use crate::{backfill, type_rebuild, views};
 
 /// The text a schema object was defined by (views are re-created from it).
 pub type SourceText<'a> = &'a dyn Fn(&Origin) -> Option<String>;
@@ -71,11 +72,24 @@ impl Plan {
 /// Plans the change from `input.old` to `input.new`.
 pub fn plan(input: &MigrateInput<'_>) -> Plan {
     let mut changes = keyspace_changes(input.old, input.new);
-    changes.extend(type_changes(input.old, input.new));
+    let (type_changes, type_rebuilds) = type_changes(input.old, input.new);
+    changes.extend(type_changes);
     let mut renamed = BTreeMap::new();
+    for r in &type_rebuilds {
+        renamed.insert(
+            format!("{}.{}", r.keyspace, r.name),
+            format!("{}.{}", r.keyspace, r.plan_name()),
+        );
+    }
     let mut rebuilt_bases: Vec<(String, String)> = Vec::new();
     let mut recreated: Vec<String> = Vec::new();
-    let mut table_changes = table_changes(input, &mut renamed, &mut rebuilt_bases, &mut recreated);
+    let mut table_changes = table_changes(
+        input,
+        &type_rebuilds,
+        &mut renamed,
+        &mut rebuilt_bases,
+        &mut recreated,
+    );
     changes.append(&mut table_changes);
     changes.extend(views::view_changes(
         input,
@@ -103,6 +117,7 @@ fn views_of<'a>(schema: &'a Schema, t: &Table) -> Vec<&'a Table> {
 
 fn table_changes(
     input: &MigrateInput<'_>,
+    type_rebuilds: &[TypeRebuild],
     renamed: &mut BTreeMap<String, String>,
     rebuilt_bases: &mut Vec<(String, String)>,
     recreated: &mut Vec<String>,
@@ -110,13 +125,28 @@ fn table_changes(
     let (old, new) = (input.old, input.new);
     let mut out = Vec::new();
     let mut created: Vec<&Table> = Vec::new();
+    // NEW's tables with their columns on the plan's new types (when they use one).
+    let retyped: Vec<Table> = new
+        .tables()
+        .filter(is_table)
+        .filter_map(|t| type_rebuild::retyped(t, type_rebuilds))
+        .collect();
+    let effective = |t: &Table| -> Table {
+        retyped
+            .iter()
+            .find(|r| r.keyspace == t.keyspace && r.name == t.name)
+            .cloned()
+            .unwrap_or_else(|| t.clone())
+    };
     for t in new.tables().filter(is_table) {
         let Some(o) = old.table(&t.keyspace, &t.name).filter(is_table) else {
             created.push(t);
             continue;
         };
         let declared = crate::rename::renames_of(input.renames, &o.keyspace, &o.name);
-        let d = diff_table(o, t, input.target, &views_of(old, o), &declared);
+        let mut d = diff_table(o, t, input.target, &views_of(old, o), &declared);
+        moves_onto_new_types(&mut d, o, type_rebuilds);
+        let t = &effective(t);
         if d.is_empty() {
             continue;
         }
@@ -157,13 +187,45 @@ fn table_changes(
                 let o = dropped.remove(i);
                 let why = replaces(o, t).unwrap_or_default();
                 rebuilt_bases.push((t.qualified_name(), t.name.clone()));
-                out.push(rebuild_change(input, o, t, &t.name, why, renamed));
+                out.push(rebuild_change(
+                    input,
+                    o,
+                    &effective(t),
+                    &t.name,
+                    why,
+                    renamed,
+                ));
             }
-            None => out.push(create_change(t)),
+            None => out.push(create_change(&effective(t))),
         }
     }
     out.extend(dropped.into_iter().map(dropped_change));
     out
+}
+
+/// Each column of OLD's table that uses a type the plan defines again: the
+/// table cannot keep it, and moves onto the new type by a rebuild.
+fn moves_onto_new_types(
+    d: &mut crate::table_diff::TableDiff,
+    old: &Table,
+    type_rebuilds: &[TypeRebuild],
+) {
+    for (r, column) in type_rebuild::used_by(old, type_rebuilds) {
+        let what = format!(
+            "column {column} uses type {}, whose {}: the new table's {column} uses {} instead",
+            qualified(&r.keyspace, &r.name),
+            r.why,
+            qualified(&r.keyspace, r.plan_name())
+        );
+        d.rebuild_reasons.push(what.clone());
+        d.items.push(crate::model::Item {
+            subject: Some(column),
+            what,
+            verdict: crate::model::Verdict::Forbidden,
+            attempted: r.attempted.clone(),
+            message: r.message.clone(),
+        });
+    }
 }
 
 /// A table that changes in place. Cassandra drops no column of a table with

@@ -363,7 +363,7 @@ fn a_type_gains_a_field_in_place() {
 }
 
 #[test]
-fn a_field_type_change_is_flagged_with_cassandras_message() {
+fn a_field_type_change_of_a_nested_type_is_flagged_with_cassandras_message() {
     let case = load("manual_udt_field_type");
     let source = |_: &Origin| None;
     let input = MigrateInput {
@@ -376,11 +376,76 @@ fn a_field_type_change_is_flagged_with_cassandras_message() {
         renames: &[],
     };
     let p = plan(&input);
+    assert_eq!(p.changes.len(), 1, "site is unchanged as written: {p:#?}");
     let c = &p.changes[0];
     assert!(c.flagged);
+    assert!(c.reason.contains("nested in site"), "{}", c.reason);
     assert_eq!(
         c.items[0].message.as_deref(),
         Some("Altering field types is no longer supported")
+    );
+}
+
+#[test]
+fn a_field_type_change_rebuilds_every_table_using_the_type() {
+    let p = run("udt_field_type");
+    let kinds: Vec<(&str, ChangeKind, bool)> = p
+        .changes
+        .iter()
+        .map(|c| (c.object.as_str(), c.kind, c.flagged))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("shop.address", ChangeKind::Rebuild, false),
+            ("shop.customers", ChangeKind::Rebuild, false),
+            ("shop.orders", ChangeKind::Rebuild, false),
+        ],
+        "products does not use the type"
+    );
+    let ty = &p.changes[0];
+    assert_eq!(
+        ty.items[0].attempted.as_deref(),
+        Some("ALTER TYPE shop.address ALTER zip TYPE int;")
+    );
+    assert_eq!(
+        ty.items[0].message.as_deref(),
+        Some("Altering field types is no longer supported")
+    );
+    assert_eq!(
+        p.renamed.get("shop.address").map(String::as_str),
+        Some("shop.address_v2")
+    );
+    let create = statements(&p, Phase::Create);
+    assert_eq!(
+        create[0],
+        "CREATE TYPE IF NOT EXISTS shop.address_v2 (\n    street text,\n    city text,\n    zip int\n);"
+    );
+    assert!(
+        create.iter().any(
+            |s| s.starts_with("CREATE TABLE IF NOT EXISTS shop.customers_v2 (")
+                && s.contains("billing frozen<address_v2>,")
+                && s.contains("shipping map<text, frozen<address_v2>>,")
+        ),
+        "{create:#?}"
+    );
+    // The old type goes last, after the tables that use it.
+    let drop = statements(&p, Phase::Drop);
+    assert_eq!(
+        drop.last().map(String::as_str),
+        Some("DROP TYPE IF EXISTS shop.address;")
+    );
+    let orders = &p.changes[2];
+    let item = &orders.items[0];
+    assert_eq!(item.subject.as_deref(), Some("deliver_to"));
+    assert_eq!(item.verdict, Verdict::Forbidden);
+    let r = orders.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.new_table, "shop.orders_v2");
+    assert_eq!(
+        r.dual_writes[0].new.as_deref(),
+        Some(
+            "INSERT INTO shop.orders_v2 (customer_id, order_id, total, deliver_to) VALUES (?, ?, ?, ?);"
+        )
     );
 }
 
