@@ -1,7 +1,8 @@
 //! The backfill of a rebuild: copy the rows written before dual writing began,
 //! each cell with its own write time and TTL, so that a copied value never
 //! overwrites a newer dual-written one. The configurations are written from the
-//! tools' documented options: cassandra-data-migrator (`cdm.properties`) and DSBulk.
+//! tools' documented options: cassandra-data-migrator (`cdm.properties`), DSBulk,
+//! and a Spark Cassandra Connector job (`spark.rs`).
 
 use std::fmt::Write as _;
 
@@ -37,6 +38,8 @@ pub struct Backfill {
     pub cdm_properties: String,
     /// DSBulk: one unload, one load per regular column (each with that column's write time).
     pub dsbulk: String,
+    /// The same copy as a Spark Cassandra Connector job (Scala), always written.
+    pub spark: String,
     pub caveats: Vec<String>,
     /// A counter table: counters are added once, with no write time or TTL to keep.
     pub counters: bool,
@@ -113,6 +116,7 @@ pub fn plan_backfill(
         cdm_why,
         cdm_properties: cdm_properties(old, new_keyspace, new_table, columns),
         dsbulk: dsbulk(old, new_keyspace, new_table, columns, target),
+        spark: crate::spark::spark_job(old, new_keyspace, new_table, columns),
         caveats: caveats(old, target),
         counters: old.is_counter_table(),
     }

@@ -155,6 +155,10 @@ pub fn output_files(
             contents: format!("#!/bin/sh\nset -e\n{}", r.backfill.dsbulk),
         });
         out.push(OutputFile {
+            path: format!("backfill/{base}.spark.scala"),
+            contents: r.backfill.spark.clone(),
+        });
+        out.push(OutputFile {
             path: format!("verify/{base}.cql"),
             contents: verify_script(r, VERIFY_RANGES),
         });

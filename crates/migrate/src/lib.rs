@@ -41,6 +41,7 @@ pub mod plan;
 pub mod rebuild;
 pub mod rename;
 pub mod runbook;
+pub mod spark;
 pub mod summary;
 pub mod table_diff;
 pub mod target;

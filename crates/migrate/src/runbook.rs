@@ -237,6 +237,12 @@ fn backfill_phase(s: &mut String, rebuilds: &[&Rebuild]) {
         }
         let _ = writeln!(s, "DSBulk (`backfill/{}.dsbulk.sh`):\n", r.old_table);
         fence(s, "sh", &b.dsbulk);
+        let _ = writeln!(
+            s,
+            "Spark Cassandra Connector (`backfill/{}.spark.scala`): the same copy as a Spark job, for a table \
+             too large for one DSBulk process; one pass per column, each cell with its write time and TTL.\n",
+            r.old_table
+        );
         for c in &b.caveats {
             let _ = writeln!(s, "- {c}");
         }

@@ -878,3 +878,51 @@ fn a_rename_inside_a_rebuild_is_flagged_because_the_copy_skips_it() {
     let r = c.rebuild.as_ref().expect("a rebuild");
     assert_eq!(r.not_copied, ["driver"]);
 }
+
+#[test]
+fn the_spark_job_computes_the_day_and_keeps_each_cells_write_time() {
+    let p = run("day_bucket");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    let job = &r.backfill.spark;
+    assert!(
+        job.contains("val source = sc.cassandraTable(\"iot\", \"temp_by_device\")"),
+        "{job}"
+    );
+    assert!(
+        job.contains("\"day\" -> java.time.LocalDate.ofInstant(row.getDate(\"ts\").toInstant, java.time.ZoneOffset.UTC)"),
+        "{job}"
+    );
+    assert!(
+        job.contains("TTLOption.perRow(\"cqlmodel_ttl\"), timestamp = TimestampOption.perRow(\"cqlmodel_wt\")"),
+        "{job}"
+    );
+    assert!(
+        job.contains(".saveToCassandra(\"iot\", \"temp_by_device_day\""),
+        "{job}"
+    );
+    assert!(
+        job.contains("copy(\"temp\", \"temp\", keepTimes = true)"),
+        "{job}"
+    );
+}
+
+#[test]
+fn the_spark_job_copies_a_declared_rename_into_the_new_column() {
+    let p = run("rename_declared");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(
+        r.backfill
+            .spark
+            .contains("copy(\"mail\", \"email\", keepTimes = true)"),
+        "{}",
+        r.backfill.spark
+    );
+}
+
+#[test]
+fn the_spark_job_leaves_counters_to_the_dsbulk_load() {
+    let p = run("counter_rebuild");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(r.backfill.spark.contains("no Spark job is written"));
+    assert!(!r.backfill.spark.contains("saveToCassandra"));
+}
