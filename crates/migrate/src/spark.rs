@@ -29,15 +29,15 @@ fn key_value(m: &ColumnMap) -> String {
         }
         ColumnSource::Renamed { from } => format!("row.get[Any]({})", lit(from)),
         ColumnSource::Derived { from, expr } if expr.starts_with("todate(") => format!(
-            "java.time.LocalDate.ofInstant(row.getDate({}).toInstant, java.time.ZoneOffset.UTC) // {expr}",
+            "/* {expr} */ java.time.LocalDate.ofInstant(row.getDate({}).toInstant, java.time.ZoneOffset.UTC)",
             lit(from)
         ),
         ColumnSource::Derived { expr, .. } => format!(
-            "sys.error({}) // write {expr} in Scala here",
+            "/* write {expr} in Scala here */ sys.error({})",
             lit(&format!("cqlmodel: compute {} = {expr} here", m.column))
         ),
         ColumnSource::Unknown => format!(
-            "sys.error({}) // the application's function: write it here",
+            "/* the application's function: write it here */ sys.error({})",
             lit(&format!(
                 "cqlmodel: no old column gives {}; compute it here",
                 m.column
@@ -135,11 +135,11 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
     let _ = writeln!(
         s,
         "def copy(from: String, to: String, keepTimes: Boolean): Unit = {{\n\
-         \x20 val times = if (keepTimes) Seq[ColumnRef](from.writeTime as {WT_L}, from.ttl as {TTL_L}) else Seq()\n\
+         \x20 val times = if (keepTimes) Seq[ColumnRef](from.writeTime as {WT_L}, from.ttl as {TTL_L}) else Seq.empty[ColumnRef]\n\
          \x20 source.select(keyColumns ++ Seq[ColumnRef](from) ++ times: _*)\n\
          \x20   .filter(row => !row.isNullAt(from))\n\
          \x20   .map {{ row =>\n\
-         \x20     val times = if (keepTimes) Map({WT_L} -> row.getLong({WT_L}), {TTL_L} -> row.getIntOption({TTL_L}).getOrElse(0)) else Map()\n\
+         \x20     val times = if (keepTimes) Map[String, Any]({WT_L} -> row.getLong({WT_L}), {TTL_L} -> row.getIntOption({TTL_L}).getOrElse(0)) else Map.empty[String, Any]\n\
          \x20     CassandraRow.fromMap(newKey(row) ++ Map(to -> row.get[Any](from)) ++ times)\n\
          \x20   }}\n\
          \x20   .saveToCassandra({}, {}, SomeColumns(newKeyColumns :+ (to: ColumnRef): _*),\n\

@@ -889,7 +889,7 @@ fn the_spark_job_computes_the_day_and_keeps_each_cells_write_time() {
         "{job}"
     );
     assert!(
-        job.contains("\"day\" -> java.time.LocalDate.ofInstant(row.getDate(\"ts\").toInstant, java.time.ZoneOffset.UTC)"),
+        job.contains("\"day\" -> /* todate(ts) */ java.time.LocalDate.ofInstant(row.getDate(\"ts\").toInstant, java.time.ZoneOffset.UTC)"),
         "{job}"
     );
     assert!(
