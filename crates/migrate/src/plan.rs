@@ -473,6 +473,17 @@ fn rebuild_change(
         .partition_key()
         .map(|k| (&k.name, &k.ty))
         .eq(new.partition_key().map(|k| (&k.name, &k.ty)));
+    for w in &dual_writes {
+        if let Some(why) = &w.underivable {
+            c.flagged = true;
+            c.warnings.push(format!(
+                "write path {} has no derivable twin on {}: {why}. Write its dual write by hand before phase 2, \
+                 or the new table misses its writes",
+                w.name,
+                qualified(&new.keyspace, plan_name)
+            ));
+        }
+    }
     if plan_name != new.name {
         c.warnings.push(format!(
             "NEW calls the new table {}, but {} holds the data until the switch: the plan creates {}. \

@@ -926,3 +926,57 @@ fn the_spark_job_leaves_counters_to_the_dsbulk_load() {
     assert!(r.backfill.spark.contains("no Spark job is written"));
     assert!(!r.backfill.spark.contains("saveToCassandra"));
 }
+
+#[test]
+fn every_write_path_gets_its_twin_with_the_rename_applied() {
+    let p = run("dual_write_paths");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild);
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    let twins: Vec<(&str, Option<&str>)> = r
+        .dual_writes
+        .iter()
+        .map(|w| (w.name.as_str(), w.new.as_deref()))
+        .collect();
+    assert_eq!(
+        twins,
+        [
+            (
+                "Q1",
+                Some(
+                    "INSERT INTO shop.carts_v2 (cart_id, sku, qty, gift_message) VALUES (?, ?, ?, ?);"
+                )
+            ),
+            (
+                "Q2",
+                Some("UPDATE shop.carts_v2 SET gift_message = ? WHERE cart_id = ? AND sku = ?;")
+            ),
+            (
+                "Q3",
+                Some("DELETE gift_message FROM shop.carts_v2 WHERE cart_id = ? AND sku = ?;")
+            ),
+            (
+                "Q4",
+                Some("DELETE FROM shop.carts_v2 WHERE cart_id = ? AND sku = ?;")
+            ),
+            ("Q5", None),
+        ]
+    );
+    assert!(
+        r.dual_writes[4]
+            .underivable
+            .as_deref()
+            .is_some_and(|w| w.contains("INSERT JSON")),
+        "{:?}",
+        r.dual_writes[4]
+    );
+    assert!(c.flagged, "a write with no twin needs a decision");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.starts_with("write path Q5 has no derivable twin on shop.carts_v2")),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(r.reads.len(), 1);
+}
