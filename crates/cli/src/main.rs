@@ -140,6 +140,20 @@ enum Command {
         /// to the design is written next to it (migration.md, migration/).
         #[arg(long)]
         existing: Option<PathBuf>,
+        /// With --existing: a regular column CURRENT has and the design names
+        /// differently (`KS.TABLE.OLD=NEW`, repeatable), as for `migrate --rename`.
+        #[arg(
+            long = "rename",
+            value_name = "KS.TABLE.OLD=NEW",
+            requires = "existing"
+        )]
+        renames: Vec<String>,
+        /// With --existing: the database the migration is for.
+        #[arg(long, value_enum, requires = "existing")]
+        target: Option<cqlmodel_cli::migrate_cmd::TargetArg>,
+        /// With --existing: how the migration's CQL scripts are named.
+        #[arg(long, value_enum, requires = "existing")]
+        layout: Option<cqlmodel_cli::migrate_cmd::LayoutArg>,
     },
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
@@ -297,12 +311,21 @@ fn main() -> ExitCode {
             out,
             force,
             existing,
+            renames,
+            target,
+            layout,
         } => {
+            let migration = cqlmodel_cli::design_existing::MigrationOptions {
+                renames,
+                target: target.map(Into::into).unwrap_or_default(),
+                layout: layout.map(Into::into).unwrap_or_default(),
+            };
             let files = cqlmodel_cli::design_cmd::DesignFiles {
                 model: &model,
                 queries: queries.as_deref(),
                 stats: stats.as_deref(),
                 existing: existing.as_deref(),
+                migration: &migration,
             };
             let run = |j: bool| {
                 let options = cqlmodel_design::WriteOptions { force };

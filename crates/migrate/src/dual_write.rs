@@ -124,6 +124,10 @@ impl RewriteCx<'_> {
                 (s, twin)
             }
         };
+        let mut rewritten = rewritten;
+        if make_unconditional(&mut rewritten) {
+            notes.push(UNCONDITIONAL_NOTE.into());
+        }
         let is_write = !matches!(app.statement.kind, StatementKind::Select(_));
         let mut underivable = (twin == Twin::Underivable).then(|| notes.join("; "));
         let (new, served) = match twin {
@@ -413,6 +417,27 @@ impl RewriteCx<'_> {
             });
         }
         out
+    }
+}
+
+/// The note on a twin whose condition was removed.
+pub const UNCONDITIONAL_NOTE: &str = "the twin drops the condition (IF …): whether the new table holds the row \
+     depends on how far the backfill got, so the old table's condition decides; write the twin only when the \
+     old statement applied";
+
+/// Removes a write's lightweight-transaction condition; true when it had one.
+/// During dual writing the new table is incomplete until the backfill ends, so a
+/// condition evaluated on it (IF EXISTS on a row not yet copied) would drop writes.
+pub fn make_unconditional(s: &mut Statement) -> bool {
+    match &mut s.kind {
+        StatementKind::Insert(i) => std::mem::replace(&mut i.if_not_exists, false),
+        StatementKind::Update(u) => u.conditions.take().is_some(),
+        StatementKind::Delete(d) => d.conditions.take().is_some(),
+        StatementKind::Batch(b) => b
+            .statements
+            .iter_mut()
+            .fold(false, |had, x| make_unconditional(x) | had),
+        _ => false,
     }
 }
 

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::dry_run::DryRun;
 use crate::model::{Change, Phase};
 use crate::plan::Plan;
-use crate::runbook::runbook;
+use crate::runbook::{RunbookHeader, runbook_with};
 use crate::verify::verify_script;
 
 /// How schema scripts are named.
@@ -98,9 +98,20 @@ pub fn output_files(
     layout: Layout,
     epoch_seconds: u64,
 ) -> Vec<OutputFile> {
+    output_files_with(plan, dry, layout, epoch_seconds, &RunbookHeader::default())
+}
+
+/// [`output_files`] with the runbook's header (who generated it, where its files are).
+pub fn output_files_with(
+    plan: &Plan,
+    dry: &DryRun,
+    layout: Layout,
+    epoch_seconds: u64,
+    header: &RunbookHeader,
+) -> Vec<OutputFile> {
     let mut out = vec![OutputFile {
         path: "runbook.md".into(),
-        contents: runbook(plan, dry, layout),
+        contents: runbook_with(plan, dry, layout, header),
     }];
     let mut namer = Namer {
         layout,

@@ -51,8 +51,9 @@ pub mod views;
 
 pub use dry_run::{DryRun, compare, dry_run};
 pub use dual_write::{AppRewrite, AppStatement};
-pub use files::{Layout, OutputFile, output_files};
+pub use files::{Layout, OutputFile, output_files, output_files_with};
 pub use model::{Change, ChangeKind, Item, ObjectKind, Phase, PhaseStatements, Target, Verdict};
 pub use plan::{MigrateInput, Plan, SourceText, plan};
 pub use rebuild::{ColumnMap, ColumnSource, Rebuild};
 pub use rename::{ColumnRename, RenameError};
+pub use runbook::RunbookHeader;
