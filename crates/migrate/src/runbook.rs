@@ -241,8 +241,14 @@ fn dual_write_phase(s: &mut String, rebuilds: &[&Rebuild]) {
                 Some(n) => {
                     let _ = writeln!(s, "  - also: `{n}`");
                 }
+                None if w.underivable.is_some() => {
+                    let _ = writeln!(
+                        s,
+                        "  - also: ⚠ cannot be derived for the new table: write it by hand"
+                    );
+                }
                 None => {
-                    let _ = writeln!(s, "  - also: cannot be rewritten for the new table");
+                    let _ = writeln!(s, "  - also: nothing (no twin is needed)");
                 }
             }
             if let Some(sv) = &w.served {

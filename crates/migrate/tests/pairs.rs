@@ -960,7 +960,16 @@ fn every_write_path_gets_its_twin_with_the_rename_applied() {
                 Some("DELETE FROM shop.carts_v2 WHERE cart_id = ? AND sku = ?;")
             ),
             ("Q5", None),
+            ("Q7", None),
         ]
+    );
+    // Deleting only a column the new table lacks needs no twin: an empty column
+    // list would delete the whole row.
+    let q7 = &r.dual_writes[5];
+    assert_eq!(q7.underivable, None, "{q7:?}");
+    assert!(
+        q7.notes.iter().any(|n| n.contains("no twin is needed")),
+        "{q7:?}"
     );
     assert!(
         r.dual_writes[4]
