@@ -131,13 +131,6 @@ fn table_changes(
         .filter(is_table)
         .filter_map(|t| type_rebuild::retyped(t, type_rebuilds))
         .collect();
-    let effective = |t: &Table| -> Table {
-        retyped
-            .iter()
-            .find(|r| r.keyspace == t.keyspace && r.name == t.name)
-            .cloned()
-            .unwrap_or_else(|| t.clone())
-    };
     for t in new.tables().filter(is_table) {
         let Some(o) = old.table(&t.keyspace, &t.name).filter(is_table) else {
             created.push(t);
@@ -146,7 +139,7 @@ fn table_changes(
         let declared = crate::rename::renames_of(input.renames, &o.keyspace, &o.name);
         let mut d = diff_table(o, t, input.target, &views_of(old, o), &declared);
         moves_onto_new_types(&mut d, o, type_rebuilds);
-        let t = &effective(t);
+        let t = effective(&retyped, t);
         if d.is_empty() {
             continue;
         }
@@ -190,17 +183,25 @@ fn table_changes(
                 out.push(rebuild_change(
                     input,
                     o,
-                    &effective(t),
+                    effective(&retyped, t),
                     &t.name,
                     why,
                     renamed,
                 ));
             }
-            None => out.push(create_change(&effective(t))),
+            None => out.push(create_change(effective(&retyped, t))),
         }
     }
     out.extend(dropped.into_iter().map(dropped_change));
     out
+}
+
+/// NEW's table as the plan creates it: on the plan's new types when it uses one.
+fn effective<'a>(retyped: &'a [Table], t: &'a Table) -> &'a Table {
+    retyped
+        .iter()
+        .find(|r| r.keyspace == t.keyspace && r.name == t.name)
+        .unwrap_or(t)
 }
 
 /// Each column of OLD's table that uses a type the plan defines again: the
