@@ -301,3 +301,8 @@ fn a_rename_among_several_changes_declared_exits_0() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("0 need a decision"), "{stdout}");
 }
+
+#[test]
+fn a_udt_field_type_change_rebuilds_the_tables_using_the_type() {
+    assert_cmd_snapshot!(cqlmodel().args(pair("udt_field_type")));
+}
