@@ -10,18 +10,8 @@ use crate::plan::Plan;
 use crate::runbook::{RunbookHeader, runbook_with};
 use crate::verify::verify_script;
 
-/// How schema scripts are named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    /// `001_alter_iot_temp.cql`: the `<version>_<description>.cql` of
-    /// cassandra-migration-style runners, applied in version order.
-    #[default]
-    Numbered,
-    /// cqlmigrate: `bootstrap.cql` (the keyspaces, run first), then
-    /// `YYYY-MM-DD-HH:MM-description.cql`, applied in file-name order.
-    Cqlmigrate,
-}
+// The layout lives in the model, which the runbook reads too (no files ↔ runbook circle).
+pub use crate::model::Layout;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutputFile {

@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 use cqlmodel_stats::units::{format_bytes, format_count};
 
 use crate::dry_run::DryRun;
-use crate::files::Layout;
-use crate::model::{ChangeKind, Phase, Verdict};
+use crate::model::{ChangeKind, Layout, Phase, Verdict};
 use crate::plan::Plan;
 use crate::rebuild::Rebuild;
 
