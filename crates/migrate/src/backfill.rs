@@ -117,7 +117,7 @@ pub fn plan_backfill(
         cdm_properties: cdm_properties(old, new_keyspace, new_table, columns),
         dsbulk: dsbulk(old, new_keyspace, new_table, columns, target),
         spark: crate::spark::spark_job(old, new_keyspace, new_table, columns),
-        caveats: caveats(old, target),
+        caveats: caveats(old, columns, target),
         counters: old.is_counter_table(),
     }
 }
@@ -346,7 +346,7 @@ fn dsbulk_counters(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]
     s
 }
 
-fn caveats(old: &Table, target: Target) -> Vec<String> {
+fn caveats(old: &Table, columns: &[ColumnMap], target: Target) -> Vec<String> {
     let mut out = vec![
         "Start the backfill only after every application instance dual-writes: rows written before \
          that moment are the backfill's, rows after are the dual write's."
@@ -370,6 +370,23 @@ fn caveats(old: &Table, target: Target) -> Vec<String> {
              (maxwritetime) for the whole collection and keeps no per-element TTL."
                 .into(),
         );
+    }
+    let onto_new_type: Vec<&str> = columns
+        .iter()
+        .filter(|m| matches!(m.source, ColumnSource::Converted { .. }))
+        .filter(|m| {
+            old.column(&m.column)
+                .is_some_and(|c| crate::type_rebuild::holds_user_type(&c.ty))
+        })
+        .map(|m| m.column.as_str())
+        .collect();
+    if !onto_new_type.is_empty() {
+        out.push(format!(
+            "{} move onto another user type: DSBulk and the Spark job map a value's fields by name and \
+             convert each; cqlmodel has not checked that cassandra-data-migrator converts one user type \
+             into another, so try it on a sample (DiffData) before the full copy.",
+            onto_new_type.join(", ")
+        ));
     }
     if old.is_counter_table() {
         out.push(

@@ -48,6 +48,19 @@ pub fn uses_type(ty: &CqlType, keyspace: &str, name: &str) -> bool {
     }
 }
 
+/// Whether `ty` holds any user type at any depth.
+pub fn holds_user_type(ty: &CqlType) -> bool {
+    match ty {
+        CqlType::Udt { .. } => true,
+        CqlType::List { element, .. }
+        | CqlType::Set { element, .. }
+        | CqlType::Vector { element, .. } => holds_user_type(element),
+        CqlType::Map { key, value, .. } => holds_user_type(key) || holds_user_type(value),
+        CqlType::Tuple(items) => items.iter().any(holds_user_type),
+        CqlType::Native(_) | CqlType::Custom(_) => false,
+    }
+}
+
 /// `ty` with every rebuilt type replaced by its new definition.
 fn retype(ty: &CqlType, rebuilds: &[TypeRebuild]) -> CqlType {
     let boxed = |t: &CqlType| Box::new(retype(t, rebuilds));

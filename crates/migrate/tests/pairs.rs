@@ -441,6 +441,14 @@ fn a_field_type_change_rebuilds_every_table_using_the_type() {
     assert_eq!(item.verdict, Verdict::Forbidden);
     let r = orders.rebuild.as_ref().expect("a rebuild");
     assert_eq!(r.new_table, "shop.orders_v2");
+    assert!(
+        r.backfill
+            .caveats
+            .iter()
+            .any(|c| c.starts_with("deliver_to move onto another user type")),
+        "{:?}",
+        r.backfill.caveats
+    );
     assert_eq!(
         r.dual_writes[0].new.as_deref(),
         Some(
