@@ -13,7 +13,7 @@ use cqlmodel_design::{
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
-use crate::design_existing::{ExistingMigration, plan_existing};
+use crate::design_existing::{ExistingMigration, MigrationOptions, plan_existing};
 use crate::input::read_source;
 use crate::output::Model;
 
@@ -28,12 +28,14 @@ pub fn run(
     json_output: bool,
     color: bool,
 ) -> (String, String, u8) {
+    let defaults = MigrationOptions::default();
     let files = DesignFiles {
         model,
         queries,
         stats,
         existing: None,
         horizon: None,
+        migration: &defaults,
     };
     run_with(&files, out, WriteOptions::default(), json_output, color)
 }
@@ -48,6 +50,8 @@ pub struct DesignFiles<'a> {
     pub existing: Option<&'a Path>,
     /// `--horizon`: the age growth with no retention is sized at (seconds).
     pub horizon: Option<u64>,
+    /// The migrate options for `--existing` (`--rename`, `--target`, `--layout`).
+    pub migration: &'a MigrationOptions,
 }
 
 /// [`run`] with the output options (`--force`).
@@ -84,6 +88,7 @@ pub fn run_once(
         stats,
         existing,
         horizon,
+        migration: migration_options,
     } = *files;
     let mut sources = SourceMap::new();
     let files = match InputFiles::read(model, queries, stats, &mut sources) {
@@ -116,7 +121,14 @@ pub fn run_once(
     let migration = match existing {
         Some(path) => {
             progress.set_message(format!("planning the migration from {}", path.display()));
-            match plan_existing(path, &keyspace, &d.schema_cql(), &mut sources) {
+            let new_side = (d.schema_cql(), &d.write_paths);
+            match plan_existing(
+                path,
+                &keyspace,
+                (&new_side.0, new_side.1),
+                migration_options,
+                &mut sources,
+            ) {
                 Ok(m) => Some(m),
                 Err(diagnostics) => {
                     return input_error(&diagnostics, &sources, json_output, color);

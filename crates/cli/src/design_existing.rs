@@ -6,13 +6,24 @@
 
 use std::path::{Path, PathBuf};
 
+use cqlmodel_design::writes::WritePath;
 use cqlmodel_diagnostics::{Diagnostic, SourceFile, SourceMap};
 use cqlmodel_migrate::{
-    ChangeKind, Layout, MigrateInput, Plan, Target, dry_run, output_files, plan,
+    AppRewrite, ChangeKind, ColumnRename, Layout, MigrateInput, Phase, Plan, RunbookHeader, Target,
+    dry_run, output_files_with, plan,
 };
 use cqlmodel_schema::Origin;
 
 use crate::migrate_cmd::load;
+
+/// The `migrate` options `design --existing` takes (`--rename`, `--target`, `--layout`).
+#[derive(Debug, Clone, Default)]
+pub struct MigrationOptions {
+    /// `KS.TABLE.OLD=NEW`, checked against CURRENT and the design's schema.
+    pub renames: Vec<String>,
+    pub target: Target,
+    pub layout: Layout,
+}
 
 /// The migration written next to a design.
 pub struct ExistingMigration {
@@ -26,10 +37,12 @@ pub struct ExistingMigration {
 
 /// Plans the migration from `existing` (a CQL file or directory) to the design's
 /// `schema_cql`. A problem in `existing` is returned as diagnostics into `sources`.
+/// The design's write paths become the dual writes of the tables it rebuilds.
 pub fn plan_existing(
     existing: &Path,
     keyspace: &str,
-    schema_cql: &str,
+    (schema_cql, write_paths): (&str, &[WritePath]),
+    options: &MigrationOptions,
     sources: &mut SourceMap,
 ) -> Result<ExistingMigration, Vec<Diagnostic>> {
     let mut old = load(existing, sources)?;
@@ -58,27 +71,37 @@ pub fn plan_existing(
             .and_then(|f| f.text.get(o.span.range()))
             .map(str::to_string)
     };
+    let renames = options
+        .renames
+        .iter()
+        .map(|g| {
+            let r: ColumnRename = g.parse()?;
+            r.check(&old.schema, &new)?;
+            Ok(r)
+        })
+        .collect::<Result<Vec<ColumnRename>, cqlmodel_migrate::RenameError>>()
+        .map_err(|e| vec![Diagnostic::error("usage", e.to_string())])?;
     let input = MigrateInput {
         old: &old.schema,
         new: &new,
-        target: Target::Cassandra,
+        target: options.target,
         queries: &[],
         stats: None,
         source: &source,
-        renames: &[],
+        renames: &renames,
     };
-    let p = plan(&input);
+    let mut p = plan(&input);
+    design_dual_writes(&mut p, write_paths);
     let dry = dry_run(&old.schema, &new, &p);
+    let header = RunbookHeader {
+        command: "cqlmodel design --existing".into(),
+        files_dir: "migration/".into(),
+    };
     let mut files = Vec::new();
     if !p.is_empty() {
-        for f in output_files(&p, &dry, Layout::Numbered, 0) {
+        for f in output_files_with(&p, &dry, options.layout, 0, &header) {
             if f.path == "runbook.md" {
-                let note = "> Planned by `cqlmodel design --existing`: the paths below are relative \
-                            to `migration/`.\n\n";
-                files.push((
-                    PathBuf::from("migration.md"),
-                    format!("{note}{}", f.contents),
-                ));
+                files.push((PathBuf::from("migration.md"), f.contents));
             } else {
                 files.push((Path::new("migration").join(&f.path), f.contents));
             }
@@ -89,6 +112,85 @@ pub fn plan_existing(
         summary: summary_line(&p, existing) + &left_out_line(&left_out, keyspace),
         needs_attention: !dry.ok() || p.flagged().next().is_some(),
     })
+}
+
+/// Each table the plan rebuilds gets, as its dual writes, the design's own
+/// statements on that table, pointed at the plan's new table (the design knows
+/// the new write paths; today's statements on the old table stay as they are).
+fn design_dual_writes(p: &mut Plan, write_paths: &[WritePath]) {
+    for c in &mut p.changes {
+        let Some(r) = c.rebuild.as_ref() else {
+            continue;
+        };
+        let (Some((_, table)), Some((_, plan_table))) =
+            (r.name_in_new.split_once('.'), r.new_table.split_once('.'))
+        else {
+            continue;
+        };
+        let twins: Vec<AppRewrite> = write_paths
+            .iter()
+            .flat_map(|w| {
+                w.statements
+                    .iter()
+                    .filter(|st| st.table == table)
+                    .map(|st| twin(w, &st.cql, &r.old_table, plan_table))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if twins.is_empty() {
+            continue;
+        }
+        let new_table = r.new_table.clone();
+        for t in &twins {
+            match &t.new {
+                Some(cql) => c.push(Phase::DualWrite, cql.clone()),
+                None => {
+                    c.flagged = true;
+                    c.warnings.push(format!(
+                        "the design's write path {} could not be pointed at {new_table}: write its dual write by hand",
+                        t.name
+                    ));
+                }
+            }
+        }
+        if let Some(r) = c.rebuild.as_mut() {
+            r.dual_writes = twins;
+        }
+    }
+}
+
+/// One design statement, on the plan's new table.
+fn twin(w: &WritePath, cql: &str, old_table: &str, plan_table: &str) -> AppRewrite {
+    let parsed = cqlmodel_cql::parse(cql);
+    let mut statement = parsed.statements.into_iter().next();
+    let renamed = statement.as_mut().and_then(|s| {
+        let table = match &mut s.kind {
+            cqlmodel_cql::ast::StatementKind::Insert(x) => &mut x.table,
+            cqlmodel_cql::ast::StatementKind::Update(x) => &mut x.table,
+            cqlmodel_cql::ast::StatementKind::Delete(x) => &mut x.table,
+            _ => return None,
+        };
+        table.name = cqlmodel_cql::ast::Ident::new(plan_table);
+        Some(())
+    });
+    let mut notes = vec![format!("the design's write path {}: {cql}", w.name)];
+    let renamed = renamed.and(statement).map(|mut s| {
+        if cqlmodel_migrate::dual_write::make_unconditional(&mut s) {
+            notes.push(cqlmodel_migrate::dual_write::UNCONDITIONAL_NOTE.into());
+        }
+        format!("{s};")
+    });
+    AppRewrite {
+        name: w.name.clone(),
+        old: format!("(the application's statement on {old_table} today: unchanged)"),
+        underivable: renamed
+            .is_none()
+            .then(|| "not an INSERT, UPDATE or DELETE cqlmodel can read".to_string()),
+        new: renamed,
+        consistency: w.consistency.clone(),
+        served: None,
+        notes,
+    }
 }
 
 /// Keyspaces of CURRENT that are not the design's: said, never silently ignored.

@@ -150,6 +150,20 @@ enum Command {
         /// `horizon` in the statistics file wins for that entity.
         #[arg(long, value_parser = parse_horizon)]
         horizon: Option<u64>,
+        /// With --existing: a regular column CURRENT has and the design names
+        /// differently (`KS.TABLE.OLD=NEW`, repeatable), as for `migrate --rename`.
+        #[arg(
+            long = "rename",
+            value_name = "KS.TABLE.OLD=NEW",
+            requires = "existing"
+        )]
+        renames: Vec<String>,
+        /// With --existing: the database the migration is for.
+        #[arg(long, value_enum, requires = "existing")]
+        target: Option<cqlmodel_cli::migrate_cmd::TargetArg>,
+        /// With --existing: how the migration's CQL scripts are named.
+        #[arg(long, value_enum, requires = "existing")]
+        layout: Option<cqlmodel_cli::migrate_cmd::LayoutArg>,
     },
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
@@ -308,13 +322,22 @@ fn main() -> ExitCode {
             force,
             existing,
             horizon,
+            renames,
+            target: migration_target,
+            layout,
         } => {
+            let migration = cqlmodel_cli::design_existing::MigrationOptions {
+                renames,
+                target: migration_target.map(Into::into).unwrap_or_default(),
+                layout: layout.map(Into::into).unwrap_or_default(),
+            };
             let files = cqlmodel_cli::design_cmd::DesignFiles {
                 model: &model,
                 queries: queries.as_deref(),
                 stats: stats.as_deref(),
                 existing: existing.as_deref(),
                 horizon,
+                migration: &migration,
             };
             let run = |model: &mut _| {
                 let options = cqlmodel_design::WriteOptions { force };

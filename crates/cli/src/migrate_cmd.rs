@@ -30,6 +30,24 @@ pub enum LayoutArg {
     Cqlmigrate,
 }
 
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Self {
+        match t {
+            TargetArg::Cassandra => Target::Cassandra,
+            TargetArg::Scylla => Target::Scylla,
+        }
+    }
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Self {
+        match l {
+            LayoutArg::Numbered => Layout::Numbered,
+            LayoutArg::Cqlmigrate => Layout::Cqlmigrate,
+        }
+    }
+}
+
 /// The arguments of `cqlmodel migrate`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MigrateArgs {
@@ -227,10 +245,7 @@ pub fn run_once(
             .and_then(|f| f.text.get(o.span.range()))
             .map(str::to_string)
     };
-    let target = match args.target {
-        TargetArg::Cassandra => Target::Cassandra,
-        TargetArg::Scylla => Target::Scylla,
-    };
+    let target = Target::from(args.target);
     let renames = match parse_renames(&args.renames, &old, &new) {
         Ok(r) => r,
         Err(e) => return plain(e.to_string(), json_out, color),
@@ -246,10 +261,7 @@ pub fn run_once(
     };
     let p = plan(&input);
     let dry = dry_run(&old.schema, &new.schema, &p);
-    let layout = match args.layout {
-        LayoutArg::Numbered => Layout::Numbered,
-        LayoutArg::Cqlmigrate => Layout::Cqlmigrate,
-    };
+    let layout = Layout::from(args.layout);
     let files = output_files(&p, &dry, layout, epoch_seconds);
     let mut written = None;
     if let Some(out) = &args.out

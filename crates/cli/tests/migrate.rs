@@ -284,3 +284,25 @@ fn a_rename_that_does_not_fit_the_schemas_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_rename_among_several_changes_needs_a_decision() {
+    assert_cmd_snapshot!(cqlmodel().args(pair("rename_among_changes")));
+}
+
+#[test]
+fn a_rename_among_several_changes_declared_exits_0() {
+    let out = cqlmodel()
+        .args(pair("rename_among_changes"))
+        .args(["--rename", "fleet.vehicles.model=model_name"])
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("0 need a decision"), "{stdout}");
+}
+
+#[test]
+fn a_udt_field_type_change_rebuilds_the_tables_using_the_type() {
+    assert_cmd_snapshot!(cqlmodel().args(pair("udt_field_type")));
+}

@@ -1,5 +1,7 @@
 //! A 1,000-table diff: every third table gains a column, every third changes
-//! its compaction, one in fifty changes its clustering order (a rebuild).
+//! its compaction, one in fifty changes its clustering order (a rebuild), and
+//! a user type (one per keyspace) changes a field's type: the ten tables using
+//! it are rebuilt onto the type's new definition.
 //! `plan` is the diff and the plan; `plan + dry run` also executes the plan's
 //! statements on OLD and compares the result with NEW.
 
@@ -18,9 +20,14 @@ fn schema_text(new: bool) -> String {
             s,
             "CREATE KEYSPACE ks{k} WITH replication = {{'class': 'NetworkTopologyStrategy', 'dc1': 3}};"
         );
+        let zip = if new { "int" } else { "text" };
+        let _ = writeln!(s, "CREATE TYPE ks{k}.addr (street text, zip {zip});");
     }
     for i in 0..TABLES {
-        let extra = if new && i % 3 == 0 { ", note text" } else { "" };
+        let mut extra = if new && i % 3 == 0 { ", note text" } else { "" }.to_string();
+        if i % 100 == 3 {
+            extra.push_str(", home frozen<addr>");
+        }
         let order = if new && i % 50 == 7 { "ASC" } else { "DESC" };
         let compaction = if new && i % 3 == 1 {
             "LeveledCompactionStrategy"
@@ -62,9 +69,11 @@ fn bench(c: &mut Criterion) {
         renames: &[],
     };
     let p = plan(&input);
-    // 334 gain a column, 333 change compaction, 20 are rebuilt (6 of them with no other change).
-    assert_eq!(p.changes.len(), 673);
-    assert_eq!(p.rebuilds().count(), 20);
+    // 334 gain a column, 333 change compaction, 20 are rebuilt (6 of them with
+    // no other change); 10 types are defined again and the 10 tables using them
+    // rebuilt (3 of them with no other change).
+    assert_eq!(p.changes.len(), 686);
+    assert_eq!(p.rebuilds().count(), 30);
     assert!(dry_run(&old, &new, &p).ok());
     let mut g = c.benchmark_group("migrate 1,000 tables");
     g.sample_size(10);

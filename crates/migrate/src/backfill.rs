@@ -1,7 +1,8 @@
 //! The backfill of a rebuild: copy the rows written before dual writing began,
 //! each cell with its own write time and TTL, so that a copied value never
 //! overwrites a newer dual-written one. The configurations are written from the
-//! tools' documented options: cassandra-data-migrator (`cdm.properties`) and DSBulk.
+//! tools' documented options: cassandra-data-migrator (`cdm.properties`), DSBulk,
+//! and a Spark Cassandra Connector job (`spark.rs`).
 
 use std::fmt::Write as _;
 
@@ -37,6 +38,8 @@ pub struct Backfill {
     pub cdm_properties: String,
     /// DSBulk: one unload, one load per regular column (each with that column's write time).
     pub dsbulk: String,
+    /// The same copy as a Spark Cassandra Connector job (Scala), always written.
+    pub spark: String,
     pub caveats: Vec<String>,
     /// A counter table: counters are added once, with no write time or TTL to keep.
     pub counters: bool,
@@ -113,7 +116,8 @@ pub fn plan_backfill(
         cdm_why,
         cdm_properties: cdm_properties(old, new_keyspace, new_table, columns),
         dsbulk: dsbulk(old, new_keyspace, new_table, columns, target),
-        caveats: caveats(old, target),
+        spark: crate::spark::spark_job(old, new_keyspace, new_table, columns),
+        caveats: caveats(old, columns, target),
         counters: old.is_counter_table(),
     }
 }
@@ -342,7 +346,7 @@ fn dsbulk_counters(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]
     s
 }
 
-fn caveats(old: &Table, target: Target) -> Vec<String> {
+fn caveats(old: &Table, columns: &[ColumnMap], target: Target) -> Vec<String> {
     let mut out = vec![
         "Start the backfill only after every application instance dual-writes: rows written before \
          that moment are the backfill's, rows after are the dual write's."
@@ -366,6 +370,23 @@ fn caveats(old: &Table, target: Target) -> Vec<String> {
              (maxwritetime) for the whole collection and keeps no per-element TTL."
                 .into(),
         );
+    }
+    let onto_new_type: Vec<&str> = columns
+        .iter()
+        .filter(|m| matches!(m.source, ColumnSource::Converted { .. }))
+        .filter(|m| {
+            old.column(&m.column)
+                .is_some_and(|c| crate::type_rebuild::holds_user_type(&c.ty))
+        })
+        .map(|m| m.column.as_str())
+        .collect();
+    if !onto_new_type.is_empty() {
+        out.push(format!(
+            "{} move onto another user type: DSBulk and the Spark job map a value's fields by name and \
+             convert each; cqlmodel has not checked that cassandra-data-migrator converts one user type \
+             into another, so try it on a sample (DiffData) before the full copy.",
+            onto_new_type.join(", ")
+        ));
     }
     if old.is_counter_table() {
         out.push(

@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::model::{Phase, Target};
 use crate::options;
 use crate::plan::Plan;
+use crate::type_rebuild::rename_word;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct DryRun {
@@ -155,24 +156,6 @@ pub fn compare(
         if ak.replication != ek.replication || ak.durable_writes != ek.durable_writes {
             out.push(format!("keyspace {name}: replication differs"));
         }
-        let fields = |t: &cqlmodel_schema::types::UdtDef| {
-            t.fields
-                .iter()
-                .map(|(n, ty)| format!("{n} {ty}"))
-                .collect::<Vec<_>>()
-        };
-        for (tn, et) in &ek.types {
-            match ak.types.get(tn) {
-                None => out.push(format!("type {name}.{tn} is missing")),
-                Some(at) if fields(at) != fields(et) => {
-                    out.push(format!("type {name}.{tn}: fields differ"))
-                }
-                Some(_) => {}
-            }
-        }
-        for tn in ak.types.keys().filter(|t| !ek.types.contains_key(*t)) {
-            out.push(format!("type {name}.{tn} should not exist"));
-        }
         let map = |n: &str| {
             let q = format!("{name}.{n}");
             renamed
@@ -180,11 +163,45 @@ pub fn compare(
                 .and_then(|r| r.split_once('.').map(|(_, t)| t.to_string()))
                 .unwrap_or_else(|| n.to_string())
         };
+        // NEW's types the plan defines under another name: NEW's text read through them.
+        let type_names: Vec<(String, String)> = ek
+            .types
+            .keys()
+            .filter(|t| map(t) != **t)
+            .map(|t| (t.clone(), map(t)))
+            .collect();
+        let retyped = |text: String| {
+            type_names
+                .iter()
+                .fold(text, |s, (from, to)| rename_word(&s, from, to))
+        };
+        let fields = |t: &cqlmodel_schema::types::UdtDef, rename: bool| {
+            t.fields
+                .iter()
+                .map(|(n, ty)| {
+                    let text = format!("{n} {ty}");
+                    if rename { retyped(text) } else { text }
+                })
+                .collect::<Vec<_>>()
+        };
+        let expected_types: BTreeSet<String> = ek.types.keys().map(|t| map(t)).collect();
+        for (tn, et) in &ek.types {
+            match ak.types.get(&map(tn)) {
+                None => out.push(format!("type {name}.{} is missing", map(tn))),
+                Some(at) if fields(at, false) != fields(et, true) => {
+                    out.push(format!("type {name}.{}: fields differ", map(tn)))
+                }
+                Some(_) => {}
+            }
+        }
+        for tn in ak.types.keys().filter(|t| !expected_types.contains(*t)) {
+            out.push(format!("type {name}.{tn} should not exist"));
+        }
         let expected_tables: BTreeSet<String> = ek.tables.keys().map(|t| map(t)).collect();
         for (tn, et) in &ek.tables {
             match ak.tables.get(&map(tn)) {
                 None => out.push(format!("table {name}.{} is missing", map(tn))),
-                Some(at) => out.extend(compare_table(at, et, &map)),
+                Some(at) => out.extend(compare_table(at, et, &map, &retyped)),
             }
         }
         for tn in ak.tables.keys().filter(|t| !expected_tables.contains(*t)) {
@@ -214,14 +231,20 @@ fn column_shape(t: &Table) -> Vec<String> {
     keys.into_iter().map(|(_, s)| s).chain(rest).collect()
 }
 
-fn compare_table(actual: &Table, expected: &Table, map: &dyn Fn(&str) -> String) -> Vec<String> {
+fn compare_table(
+    actual: &Table,
+    expected: &Table,
+    map: &dyn Fn(&str) -> String,
+    retyped: &dyn Fn(String) -> String,
+) -> Vec<String> {
     let mut out = Vec::new();
     let name = actual.qualified_name();
-    if column_shape(actual) != column_shape(expected) {
+    let expected_shape: Vec<String> = column_shape(expected).into_iter().map(retyped).collect();
+    if column_shape(actual) != expected_shape {
         out.push(format!(
             "table {name}: columns [{}] instead of [{}]",
             column_shape(actual).join(", "),
-            column_shape(expected).join(", ")
+            expected_shape.join(", ")
         ));
     }
     if options::canonical(actual) != options::canonical(expected) {

@@ -3,8 +3,8 @@
 //! replacement for the switch, each checked against NEW with Cassandra's rules.
 
 use cqlmodel_cql::ast::{
-    BindMarker, Ident, InsertValues, Operator, QualifiedName, Relation, RelationKind, Statement,
-    StatementKind, Term, TermKind,
+    BindMarker, ColumnRef, Ident, InsertValues, Operator, QualifiedName, Relation, RelationKind,
+    Statement, StatementKind, Term, TermKind,
 };
 use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessKind, analyze};
@@ -34,6 +34,18 @@ pub struct AppRewrite {
     /// How NEW serves the new statement, or Cassandra's message refusing it.
     pub served: Option<String>,
     pub notes: Vec<String>,
+    /// Why no twin could be derived for this write (the change then needs a decision).
+    pub underivable: Option<String>,
+}
+
+/// What rewriting one statement for the new table gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Twin {
+    Written,
+    /// The statement touches nothing the new table has: no twin is needed.
+    NotNeeded,
+    /// cqlmodel cannot write it (the notes say why).
+    Underivable,
 }
 
 /// The parts of a rebuild the rewriting needs.
@@ -83,33 +95,53 @@ impl RewriteCx<'_> {
     /// The write for the new table (a batch keeps only its statements on the old table).
     pub fn rewrite(&self, app: &AppStatement) -> AppRewrite {
         let mut notes = Vec::new();
-        let rewritten = match &app.statement.kind {
+        let (rewritten, twin) = match &app.statement.kind {
             StatementKind::Batch(b) => {
                 let mut b = b.clone();
                 b.statements.retain(|x| self.touches(x));
-                let mut ok = true;
+                let mut twins = Vec::new();
                 for x in &mut b.statements {
-                    ok &= self.rewrite_one(x, &mut notes);
+                    twins.push(self.rewrite_one(x, &mut notes));
                 }
-                ok.then_some(Statement {
+                let mut kept = twins.iter();
+                b.statements.retain(|_| kept.next() == Some(&Twin::Written));
+                let twin = if twins.contains(&Twin::Underivable) {
+                    Twin::Underivable
+                } else if b.statements.is_empty() {
+                    Twin::NotNeeded
+                } else {
+                    Twin::Written
+                };
+                let s = Statement {
                     kind: StatementKind::Batch(b),
                     span: app.statement.span,
-                })
+                };
+                (s, twin)
             }
             _ => {
                 let mut s = app.statement.clone();
-                self.rewrite_one(&mut s, &mut notes).then_some(s)
+                let twin = self.rewrite_one(&mut s, &mut notes);
+                (s, twin)
             }
         };
-        let (new, served) = match rewritten {
-            Some(s) => {
-                let served = self.served(&s);
+        let mut rewritten = rewritten;
+        if make_unconditional(&mut rewritten) {
+            notes.push(UNCONDITIONAL_NOTE.into());
+        }
+        let is_write = !matches!(app.statement.kind, StatementKind::Select(_));
+        let mut underivable = (twin == Twin::Underivable).then(|| notes.join("; "));
+        let (new, served) = match twin {
+            Twin::Written => {
+                let served = self.served(&rewritten);
+                if is_write && served.starts_with("Cassandra rejects it") {
+                    underivable = Some(format!("the twin on the new table is refused: {served}"));
+                }
                 (
-                    Some(format!("{};", self.named(&s, self.plan_name))),
+                    Some(format!("{};", self.named(&rewritten, self.plan_name))),
                     Some(served),
                 )
             }
-            None => (None, None),
+            Twin::NotNeeded | Twin::Underivable => (None, None),
         };
         AppRewrite {
             name: app.name.clone(),
@@ -118,6 +150,7 @@ impl RewriteCx<'_> {
             consistency: app.consistency.clone(),
             served,
             notes,
+            underivable,
         }
     }
 
@@ -156,47 +189,93 @@ impl RewriteCx<'_> {
         }
     }
 
-    /// Rewrites one INSERT, UPDATE, DELETE or SELECT in place; false when it cannot be.
-    fn rewrite_one(&self, s: &mut Statement, notes: &mut Vec<String>) -> bool {
+    /// Rewrites one INSERT, UPDATE, DELETE or SELECT in place.
+    fn rewrite_one(&self, s: &mut Statement, notes: &mut Vec<String>) -> Twin {
+        let kept = |col: &str| self.columns.iter().any(|m| m.column == col && !m.key);
         match &mut s.kind {
             StatementKind::Insert(i) => match &mut i.values {
                 InsertValues::Values { columns, values } => {
                     let (c, v) = self.insert_values(columns, values, notes);
                     *columns = c;
                     *values = v;
-                    true
+                    Twin::Written
                 }
                 InsertValues::Json { .. } => {
                     notes.push(
                         "INSERT JSON: the document must carry the new table's columns; cqlmodel does not rewrite JSON"
                             .into(),
                     );
-                    false
+                    Twin::Underivable
                 }
             },
             StatementKind::Update(u) => {
+                for a in &mut u.assignments {
+                    let col = match &mut a.kind {
+                        cqlmodel_cql::ast::AssignmentKind::Set { target, .. } => column_mut(target),
+                        cqlmodel_cql::ast::AssignmentKind::SelfOp { column, .. }
+                        | cqlmodel_cql::ast::AssignmentKind::Prepend { column, .. } => column,
+                    };
+                    self.rename(col, notes);
+                }
                 u.assignments.retain(|a| {
                     let col = match &a.kind {
                         cqlmodel_cql::ast::AssignmentKind::Set { target, .. } => target.column(),
                         cqlmodel_cql::ast::AssignmentKind::SelfOp { column, .. }
                         | cqlmodel_cql::ast::AssignmentKind::Prepend { column, .. } => column,
                     };
-                    self.columns.iter().any(|m| m.column == col.value && !m.key)
+                    kept(&col.value)
                 });
+                if u.assignments.is_empty() {
+                    notes.push(
+                        "none of the columns it sets is in the new table: no twin is needed".into(),
+                    );
+                    return Twin::NotNeeded;
+                }
                 u.where_clause = self.key_relations(&u.where_clause, notes, true);
-                true
+                Twin::Written
             }
             StatementKind::Delete(d) => {
-                d.columns
-                    .retain(|c| self.columns.iter().any(|m| m.column == c.column().value));
+                let named_columns = !d.columns.is_empty();
+                for c in &mut d.columns {
+                    self.rename(column_mut(c), notes);
+                }
+                d.columns.retain(|c| kept(&c.column().value));
+                if named_columns && d.columns.is_empty() {
+                    // An empty column list would delete the whole row of the new table.
+                    notes.push(
+                        "none of the columns it deletes is in the new table: no twin is needed"
+                            .into(),
+                    );
+                    return Twin::NotNeeded;
+                }
                 d.where_clause = self.key_relations(&d.where_clause, notes, true);
-                true
+                Twin::Written
             }
             StatementKind::Select(sel) => {
                 sel.where_clause = self.key_relations(&sel.where_clause, notes, false);
-                true
+                Twin::Written
             }
-            _ => false,
+            _ => {
+                notes.push(
+                    "not an INSERT, UPDATE, DELETE or SELECT: cqlmodel does not rewrite it".into(),
+                );
+                Twin::Underivable
+            }
+        }
+    }
+
+    /// A regular column renamed by the rebuild (`--rename`) takes its new name.
+    fn rename(&self, col: &mut Ident, notes: &mut Vec<String>) {
+        let to = self
+            .columns
+            .iter()
+            .find(|m| matches!(&m.source, ColumnSource::Renamed { from } if *from == col.value));
+        if let Some(m) = to {
+            notes.push(format!(
+                "{} is written as {} (renamed, --rename)",
+                col.value, m.column
+            ));
+            *col = Ident::new(m.column.clone());
         }
     }
 
@@ -338,6 +417,33 @@ impl RewriteCx<'_> {
             });
         }
         out
+    }
+}
+
+/// The note on a twin whose condition was removed.
+pub const UNCONDITIONAL_NOTE: &str = "the twin drops the condition (IF …): whether the new table holds the row \
+     depends on how far the backfill got, so the old table's condition decides; write the twin only when the \
+     old statement applied";
+
+/// Removes a write's lightweight-transaction condition; true when it had one.
+/// During dual writing the new table is incomplete until the backfill ends, so a
+/// condition evaluated on it (IF EXISTS on a row not yet copied) would drop writes.
+pub fn make_unconditional(s: &mut Statement) -> bool {
+    match &mut s.kind {
+        StatementKind::Insert(i) => std::mem::replace(&mut i.if_not_exists, false),
+        StatementKind::Update(u) => u.conditions.take().is_some(),
+        StatementKind::Delete(d) => d.conditions.take().is_some(),
+        StatementKind::Batch(b) => b
+            .statements
+            .iter_mut()
+            .fold(false, |had, x| make_unconditional(x) | had),
+        _ => false,
+    }
+}
+
+fn column_mut(r: &mut ColumnRef) -> &mut Ident {
+    match r {
+        ColumnRef::Column(c) | ColumnRef::Element(c, _) | ColumnRef::Field(c, _) => c,
     }
 }
 

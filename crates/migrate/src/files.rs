@@ -7,21 +7,11 @@ use serde::Serialize;
 use crate::dry_run::DryRun;
 use crate::model::{Change, Phase};
 use crate::plan::Plan;
-use crate::runbook::runbook;
+use crate::runbook::{RunbookHeader, runbook_with};
 use crate::verify::verify_script;
 
-/// How schema scripts are named.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    /// `001_alter_iot_temp.cql`: the `<version>_<description>.cql` of
-    /// cassandra-migration-style runners, applied in version order.
-    #[default]
-    Numbered,
-    /// cqlmigrate: `bootstrap.cql` (the keyspaces, run first), then
-    /// `YYYY-MM-DD-HH:MM-description.cql`, applied in file-name order.
-    Cqlmigrate,
-}
+// The layout lives in the model, which the runbook reads too (no files ↔ runbook circle).
+pub use crate::model::Layout;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutputFile {
@@ -98,9 +88,20 @@ pub fn output_files(
     layout: Layout,
     epoch_seconds: u64,
 ) -> Vec<OutputFile> {
+    output_files_with(plan, dry, layout, epoch_seconds, &RunbookHeader::default())
+}
+
+/// [`output_files`] with the runbook's header (who generated it, where its files are).
+pub fn output_files_with(
+    plan: &Plan,
+    dry: &DryRun,
+    layout: Layout,
+    epoch_seconds: u64,
+    header: &RunbookHeader,
+) -> Vec<OutputFile> {
     let mut out = vec![OutputFile {
         path: "runbook.md".into(),
-        contents: runbook(plan, dry, layout),
+        contents: runbook_with(plan, dry, layout, header),
     }];
     let mut namer = Namer {
         layout,
@@ -153,6 +154,10 @@ pub fn output_files(
         out.push(OutputFile {
             path: format!("backfill/{base}.dsbulk.sh"),
             contents: format!("#!/bin/sh\nset -e\n{}", r.backfill.dsbulk),
+        });
+        out.push(OutputFile {
+            path: format!("backfill/{base}.spark.scala"),
+            contents: r.backfill.spark.clone(),
         });
         out.push(OutputFile {
             path: format!("verify/{base}.cql"),

@@ -23,6 +23,19 @@ impl Target {
     }
 }
 
+/// How schema scripts are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// `001_alter_iot_temp.cql`: the `<version>_<description>.cql` of
+    /// cassandra-migration-style runners, applied in version order.
+    #[default]
+    Numbered,
+    /// cqlmigrate: `bootstrap.cql` (the keyspaces, run first), then
+    /// `YYYY-MM-DD-HH:MM-description.cql`, applied in file-name order.
+    Cqlmigrate,
+}
+
 /// What happens to one schema object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

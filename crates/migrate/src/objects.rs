@@ -7,6 +7,9 @@ use cqlmodel_schema::{Keyspace, Schema, SchemaErrorKind};
 
 use crate::cql_text::{alter_keyspace, create_keyspace, create_type, qualified, quote};
 use crate::model::{Change, ChangeKind, Item, ObjectKind, Phase, Verdict};
+use crate::rebuild::next_name;
+use crate::table_diff::same_type;
+use crate::type_rebuild::{TypeRebuild, uses_type};
 
 pub fn keyspace_changes(old: &Schema, new: &Schema) -> Vec<Change> {
     let mut out = Vec::new();
@@ -94,8 +97,11 @@ fn alter(o: &Keyspace, ks: &Keyspace) -> Change {
     c
 }
 
-pub fn type_changes(old: &Schema, new: &Schema) -> Vec<Change> {
+/// The types' changes, and the types the plan defines again under a new name
+/// (a field changes type or goes away): the tables using them are rebuilt.
+pub fn type_changes(old: &Schema, new: &Schema) -> (Vec<Change>, Vec<TypeRebuild>) {
     let mut out = Vec::new();
+    let mut rebuilds = Vec::new();
     for ks in new.keyspaces.values() {
         for t in ks.types.values() {
             let old_t = old.keyspace(&ks.name).and_then(|k| k.types.get(&t.name));
@@ -110,7 +116,15 @@ pub fn type_changes(old: &Schema, new: &Schema) -> Vec<Change> {
                     c.push(Phase::Create, create_type(t));
                     out.push(c);
                 }
-                Some(o) if o.fields != t.fields => out.push(alter_type(o, t)),
+                Some(o) if !same_fields(o, t) => {
+                    let mut c = alter_type(o, t);
+                    if c.kind == ChangeKind::Rebuild
+                        && let Some(r) = rebuild_type(&mut c, old, new, t)
+                    {
+                        rebuilds.push(r);
+                    }
+                    out.push(c);
+                }
                 Some(_) => {}
             }
         }
@@ -139,7 +153,16 @@ pub fn type_changes(old: &Schema, new: &Schema) -> Vec<Change> {
             }
         }
     }
-    out
+    (out, rebuilds)
+}
+
+/// Fields compared as written: a type whose nested type gains a field is unchanged.
+fn same_fields(a: &UdtDef, b: &UdtDef) -> bool {
+    a.fields.len() == b.fields.len()
+        && a.fields
+            .iter()
+            .zip(&b.fields)
+            .all(|((an, at), (bn, bt))| an == bn && same_type(at, bt))
 }
 
 /// Fields may be appended (ADD) or renamed in place (RENAME); nothing else.
@@ -154,8 +177,8 @@ fn alter_type(old: &Arc<UdtDef>, new: &Arc<UdtDef>) -> Change {
     let mut renames = Vec::new();
     for (i, (fname, fty)) in old.fields.iter().enumerate() {
         match new.fields.get(i) {
-            Some((n, t)) if n == fname && t == fty => {}
-            Some((n, t)) if t == fty && !old.fields.iter().any(|(o, _)| o == n) => {
+            Some((n, t)) if n == fname && same_type(t, fty) => {}
+            Some((n, t)) if same_type(t, fty) && !old.fields.iter().any(|(o, _)| o == n) => {
                 renames.push(format!("{} TO {}", quote(fname), quote(n)));
                 c.items.push(item(
                     fname,
@@ -211,6 +234,89 @@ fn alter_type(old: &Arc<UdtDef>, new: &Arc<UdtDef>) -> Change {
             .into();
     }
     c
+}
+
+/// The type is defined again under a new name, and the tables using it move
+/// onto it (their rebuilds are planned with the tables). A type another type
+/// uses stays flagged: that type would need a new name too, which is not planned.
+fn rebuild_type(
+    c: &mut Change,
+    old: &Schema,
+    new: &Schema,
+    t: &Arc<UdtDef>,
+) -> Option<TypeRebuild> {
+    let ks = &t.keyspace;
+    let used_by_types: Vec<String> = [old, new]
+        .iter()
+        .filter_map(|s| s.keyspace(ks))
+        .flat_map(|k| k.types.values())
+        .filter(|u| u.name != t.name && u.fields.iter().any(|(_, f)| uses_type(f, ks, &t.name)))
+        .map(|u| u.name.clone())
+        .collect();
+    if !used_by_types.is_empty() {
+        c.reason = format!(
+            "{}; the type is nested in {}, which would need a new name too: write that by hand",
+            c.reason,
+            used_by_types.join(", ")
+        );
+        return None;
+    }
+    let taken = |n: &str| {
+        [old, new]
+            .iter()
+            .any(|s| s.keyspace(ks).is_some_and(|k| k.types.contains_key(n)))
+    };
+    let plan_name = next_name(&t.name, &taken);
+    let def = Arc::new(UdtDef {
+        keyspace: ks.clone(),
+        name: plan_name.clone(),
+        fields: t.fields.clone(),
+    });
+    let users: Vec<String> = old
+        .keyspace(ks)
+        .into_iter()
+        .flat_map(|k| k.tables.values())
+        .filter(|x| !x.is_view() && x.columns.iter().any(|col| uses_type(&col.ty, ks, &t.name)))
+        .map(|x| x.name.clone())
+        .collect();
+    let refused = c.items.iter().find(|i| i.verdict != Verdict::InPlace);
+    let why: Vec<&str> = c
+        .items
+        .iter()
+        .filter(|i| i.verdict != Verdict::InPlace)
+        .map(|i| i.what.as_str())
+        .collect();
+    let rebuild = TypeRebuild {
+        keyspace: ks.clone(),
+        name: t.name.clone(),
+        def: def.clone(),
+        why: why.join("; "),
+        attempted: refused.and_then(|i| i.attempted.clone()),
+        message: refused.and_then(|i| i.message.clone()),
+    };
+    let name = qualified(ks, &t.name);
+    c.flagged = false;
+    c.reason = format!(
+        "{}: no statement does that, so the plan defines the type again as {} and rebuilds every \
+         table that uses {name} onto it ({})",
+        rebuild.why,
+        qualified(ks, &plan_name),
+        if users.is_empty() {
+            "none does in OLD".to_string()
+        } else {
+            users.join(", ")
+        }
+    );
+    c.statements.clear();
+    c.push(Phase::Create, create_type(&def));
+    c.push(Phase::Drop, format!("DROP TYPE IF EXISTS {name};"));
+    c.warnings.push(format!(
+        "NEW calls the type {name}, but {name} keeps its old fields until the tables using it are gone: \
+         the plan creates {}. Rename it in NEW and in the application (drivers map user types by name), \
+         so that NEW stays the truth",
+        qualified(ks, &plan_name)
+    ));
+    Some(rebuild)
 }
 
 fn item(subject: &str, what: String, verdict: Verdict, refusal: Option<(String, String)>) -> Item {

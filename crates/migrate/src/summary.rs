@@ -99,10 +99,11 @@ fn rebuild_lines(s: &mut String, r: &crate::rebuild::Rebuild) {
         r.reads.len()
     );
     for w in r.dual_writes.iter().chain(&r.reads) {
-        let new = w
-            .new
-            .as_deref()
-            .unwrap_or("(cannot be rewritten: see runbook.md)");
+        let new = match (&w.new, &w.underivable) {
+            (Some(n), _) => n.as_str(),
+            (None, Some(_)) => "(cannot be derived: see runbook.md)",
+            (None, None) => "(no twin needed)",
+        };
         let _ = writeln!(s, "      {}: {new}", w.name);
         if let Some(sv) = &w.served {
             let _ = writeln!(s, "        NEW serves it: {sv}");

@@ -23,6 +23,20 @@ pub struct TableDiff {
     /// Cassandra drops no column of a table with views: the views are dropped
     /// before the drop phase's statements and created again after them.
     pub recreate_views: bool,
+    /// Dropped columns that may be renames (a same-typed column is added).
+    pub suspected_renames: Vec<SuspectedRename>,
+    /// What to do about each suspected rename (worded for an ALTER or a rebuild).
+    pub rename_warnings: Vec<String>,
+}
+
+/// A dropped column and the added columns of its type: maybe a rename.
+#[derive(Debug)]
+pub struct SuspectedRename {
+    pub from: String,
+    pub candidates: Vec<String>,
+    pub ty: String,
+    /// The target's message refusing `RENAME from TO candidate`.
+    pub message: String,
 }
 
 impl TableDiff {
@@ -103,6 +117,13 @@ pub fn diff_table(
             }),
         );
     }
+    let rebuild = !d.rebuild_reasons.is_empty();
+    let warnings: Vec<String> = d
+        .suspected_renames
+        .iter()
+        .map(|s| rename_warning(old, &name, s, rebuild))
+        .collect();
+    d.rename_warnings = warnings;
     d
 }
 
@@ -292,40 +313,79 @@ fn diff_columns(d: &mut TableDiff, cx: &Cx<'_>, renames: &[(String, String)]) {
     for c in &dropped {
         drop_column(d, cx, c);
     }
-    if let ([a], [b]) = (dropped.as_slice(), added.as_slice())
-        && same_type(&a.ty, &b.ty)
-    {
-        let r = target::rename_regular(target, name, &a.name, &b.name);
+    suspect_renames(d, cx, &added, &dropped);
+}
+
+/// Every dropped column that shares its type with an added one may be a rename
+/// (whatever else changes on the table): as written, its values are lost. Each
+/// becomes a `Manual` item (the change needs a decision) naming the candidates.
+fn suspect_renames(d: &mut TableDiff, cx: &Cx<'_>, added: &[&Column], dropped: &[&Column]) {
+    for a in dropped {
+        let candidates: Vec<&str> = added
+            .iter()
+            .filter(|b| same_type(&a.ty, &b.ty) && a.is_static() == b.is_static())
+            .map(|b| b.name.as_str())
+            .collect();
+        let Some(first) = candidates.first() else {
+            continue;
+        };
+        let r = target::rename_regular(cx.target, cx.name, &a.name, first);
+        let added_text = match candidates.as_slice() {
+            [one] => format!("{one} is added"),
+            many => format!("{} are added", many.join(", ")),
+        };
         d.items.push(Item {
             subject: Some(a.name.clone()),
             what: format!(
-                "{} dropped and {} added with the same type: a rename would be refused; planned as written",
-                a.name, b.name
+                "{} {} is dropped and {added_text} with the same type: a rename would be refused; \
+                 planned as written unless declared (--rename)",
+                a.name, a.ty
             ),
             verdict: Verdict::Manual,
             attempted: Some(r.attempted.clone()),
             message: Some(r.message.clone()),
         });
-        d.warnings.push(format!(
-            "{} dropped and {} added with the same type ({}): if this is a rename, Cassandra refuses it \
-             (`{}`), and the plan as written loses every value of {}. To keep them: after phase 1, \
-             write both columns from the application, copy the old values in place keeping their write time \
-             and TTL, switch reads to {}, and only then run phase 7:\n{}\n\
-             Or declare the rename (`--rename {}.{}={}`): the table is then rebuilt with {} copied into {}.",
-            a.name,
-            b.name,
-            a.ty,
-            r.message,
-            a.name,
-            b.name,
-            copy_in_place(old, name, &a.name, &b.name),
-            name,
-            a.name,
-            b.name,
-            a.name,
-            b.name
-        ));
+        d.suspected_renames.push(SuspectedRename {
+            from: a.name.clone(),
+            candidates: candidates.iter().map(|c| c.to_string()).collect(),
+            ty: a.ty.to_string(),
+            message: r.message,
+        });
     }
+}
+
+/// The warning of a suspected rename, once the table's fate is known: an
+/// ALTER plan can copy the values in place; a rebuild copies them when declared.
+fn rename_warning(table: &Table, name: &str, s: &SuspectedRename, rebuild: bool) -> String {
+    let first = s.candidates.first().map(String::as_str).unwrap_or_default();
+    let into = match s.candidates.as_slice() {
+        [one] => one.clone(),
+        many => format!("one of {}", many.join(", ")),
+    };
+    let declare = format!(
+        "Or declare the rename (`--rename {name}.{}={first}`, naming the right column): the table is then rebuilt with {} copied into it.",
+        s.from, s.from
+    );
+    if rebuild {
+        return format!(
+            "{} dropped and {into} added with the same type ({}): if this is a rename, Cassandra refuses it \
+             (`{}`), and the rebuild as written does not copy {}: its values go with the old table. \
+             Declare the rename (`--rename {name}.{}={first}`, naming the right column) and the backfill and \
+             the dual writes copy {} into it.",
+            s.from, s.ty, s.message, s.from, s.from, s.from
+        );
+    }
+    format!(
+        "{} dropped and {into} added with the same type ({}): if this is a rename, Cassandra refuses it \
+         (`{}`), and the plan as written loses every value of {}. To keep them: after phase 1, \
+         write both columns from the application, copy the old values in place keeping their write time \
+         and TTL, switch reads to the new column, and only then run phase 7:\n{}\n{declare}",
+        s.from,
+        s.ty,
+        s.message,
+        s.from,
+        copy_in_place(table, name, &s.from, first),
+    )
 }
 
 /// The renames the user declared: Cassandra refuses them in place, so each is

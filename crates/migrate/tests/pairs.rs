@@ -363,7 +363,7 @@ fn a_type_gains_a_field_in_place() {
 }
 
 #[test]
-fn a_field_type_change_is_flagged_with_cassandras_message() {
+fn a_field_type_change_of_a_nested_type_is_flagged_with_cassandras_message() {
     let case = load("manual_udt_field_type");
     let source = |_: &Origin| None;
     let input = MigrateInput {
@@ -376,11 +376,84 @@ fn a_field_type_change_is_flagged_with_cassandras_message() {
         renames: &[],
     };
     let p = plan(&input);
+    assert_eq!(p.changes.len(), 1, "site is unchanged as written: {p:#?}");
     let c = &p.changes[0];
     assert!(c.flagged);
+    assert!(c.reason.contains("nested in site"), "{}", c.reason);
     assert_eq!(
         c.items[0].message.as_deref(),
         Some("Altering field types is no longer supported")
+    );
+}
+
+#[test]
+fn a_field_type_change_rebuilds_every_table_using_the_type() {
+    let p = run("udt_field_type");
+    let kinds: Vec<(&str, ChangeKind, bool)> = p
+        .changes
+        .iter()
+        .map(|c| (c.object.as_str(), c.kind, c.flagged))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("shop.address", ChangeKind::Rebuild, false),
+            ("shop.customers", ChangeKind::Rebuild, false),
+            ("shop.orders", ChangeKind::Rebuild, false),
+        ],
+        "products does not use the type"
+    );
+    let ty = &p.changes[0];
+    assert_eq!(
+        ty.items[0].attempted.as_deref(),
+        Some("ALTER TYPE shop.address ALTER zip TYPE int;")
+    );
+    assert_eq!(
+        ty.items[0].message.as_deref(),
+        Some("Altering field types is no longer supported")
+    );
+    assert_eq!(
+        p.renamed.get("shop.address").map(String::as_str),
+        Some("shop.address_v2")
+    );
+    let create = statements(&p, Phase::Create);
+    assert_eq!(
+        create[0],
+        "CREATE TYPE IF NOT EXISTS shop.address_v2 (\n    street text,\n    city text,\n    zip int\n);"
+    );
+    assert!(
+        create.iter().any(
+            |s| s.starts_with("CREATE TABLE IF NOT EXISTS shop.customers_v2 (")
+                && s.contains("billing frozen<address_v2>,")
+                && s.contains("shipping map<text, frozen<address_v2>>,")
+        ),
+        "{create:#?}"
+    );
+    // The old type goes last, after the tables that use it.
+    let drop = statements(&p, Phase::Drop);
+    assert_eq!(
+        drop.last().map(String::as_str),
+        Some("DROP TYPE IF EXISTS shop.address;")
+    );
+    let orders = &p.changes[2];
+    let item = &orders.items[0];
+    assert_eq!(item.subject.as_deref(), Some("deliver_to"));
+    assert_eq!(item.verdict, Verdict::Forbidden);
+    let r = orders.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.new_table, "shop.orders_v2");
+    assert!(
+        r.backfill
+            .caveats
+            .iter()
+            .any(|c| c.starts_with("deliver_to move onto another user type")),
+        "{:?}",
+        r.backfill.caveats
+    );
+    assert_eq!(
+        r.dual_writes[0].new.as_deref(),
+        Some(
+            "INSERT INTO shop.orders_v2 (customer_id, order_id, total, deliver_to) VALUES (?, ?, ?, ?);"
+        )
     );
 }
 
@@ -753,4 +826,174 @@ fn a_rename_flag_is_checked_against_both_schemas() {
         check("shop.customers.customer_id=email").is_err_and(|e| e.contains("primary-key column"))
     );
     assert!(check("shop.customers.mail=created_at").is_err_and(|e| e.contains("already has")));
+}
+
+#[test]
+fn a_rename_among_other_changes_needs_a_decision() {
+    let p = run("rename_among_changes");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Alter, "{c:?}");
+    assert!(c.flagged, "model → model_name may be a rename: {c:?}");
+    let suspected: Vec<&str> = c
+        .items
+        .iter()
+        .filter(|i| i.verdict == Verdict::Manual)
+        .filter_map(|i| i.subject.as_deref())
+        .collect();
+    assert_eq!(suspected, ["model"], "retired has no same-typed partner");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("`--rename fleet.vehicles.model=model_name`")),
+        "{:?}",
+        c.warnings
+    );
+    // Everything else is still planned as written.
+    assert_eq!(
+        statements(&p, Phase::Create),
+        [
+            "ALTER TABLE fleet.vehicles ADD model_name text;",
+            "ALTER TABLE fleet.vehicles ADD odometer_km int;",
+            "ALTER TABLE fleet.vehicles WITH gc_grace_seconds = 172800;",
+        ]
+    );
+}
+
+#[test]
+fn a_declared_rename_among_other_changes_is_a_rebuild_no_longer_flagged() {
+    let mut case = load("rename_among_changes");
+    case.renames = vec!["fleet.vehicles.model=model_name".parse().expect("shape")];
+    let p = run_on(&case, Target::Cassandra);
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild, "{c:?}");
+    assert!(!c.flagged, "{:?}", c.warnings);
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.not_copied, ["retired"]);
+}
+
+#[test]
+fn a_rename_inside_a_rebuild_is_flagged_because_the_copy_skips_it() {
+    let p = run("rename_in_rebuild");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild);
+    assert!(c.flagged, "{c:?}");
+    assert!(
+        c.warnings.iter().any(|w| w.contains("does not copy driver")
+            && w.contains("`--rename fleet.trips.driver=driver_name`")),
+        "{:?}",
+        c.warnings
+    );
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    assert_eq!(r.not_copied, ["driver"]);
+}
+
+#[test]
+fn the_spark_job_computes_the_day_and_keeps_each_cells_write_time() {
+    let p = run("day_bucket");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    let job = &r.backfill.spark;
+    assert!(
+        job.contains("val source = sc.cassandraTable(\"iot\", \"temp_by_device\")"),
+        "{job}"
+    );
+    assert!(
+        job.contains("\"day\" -> /* todate(ts) */ java.time.LocalDate.ofInstant(row.getDate(\"ts\").toInstant, java.time.ZoneOffset.UTC)"),
+        "{job}"
+    );
+    assert!(
+        job.contains("TTLOption.perRow(\"cqlmodel_ttl\"), timestamp = TimestampOption.perRow(\"cqlmodel_wt\")"),
+        "{job}"
+    );
+    assert!(
+        job.contains(".saveToCassandra(\"iot\", \"temp_by_device_day\""),
+        "{job}"
+    );
+    assert!(
+        job.contains("copy(\"temp\", \"temp\", keepTimes = true)"),
+        "{job}"
+    );
+}
+
+#[test]
+fn the_spark_job_copies_a_declared_rename_into_the_new_column() {
+    let p = run("rename_declared");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(
+        r.backfill
+            .spark
+            .contains("copy(\"mail\", \"email\", keepTimes = true)"),
+        "{}",
+        r.backfill.spark
+    );
+}
+
+#[test]
+fn the_spark_job_leaves_counters_to_the_dsbulk_load() {
+    let p = run("counter_rebuild");
+    let r = p.changes[0].rebuild.as_ref().expect("a rebuild");
+    assert!(r.backfill.spark.contains("no Spark job is written"));
+    assert!(!r.backfill.spark.contains("saveToCassandra"));
+}
+
+#[test]
+fn every_write_path_gets_its_twin_with_the_rename_applied() {
+    let p = run("dual_write_paths");
+    let c = &p.changes[0];
+    assert_eq!(c.kind, ChangeKind::Rebuild);
+    let r = c.rebuild.as_ref().expect("a rebuild");
+    let twins: Vec<(&str, Option<&str>)> = r
+        .dual_writes
+        .iter()
+        .map(|w| (w.name.as_str(), w.new.as_deref()))
+        .collect();
+    assert_eq!(
+        twins,
+        [
+            (
+                "Q1",
+                Some(
+                    "INSERT INTO shop.carts_v2 (cart_id, sku, qty, gift_message) VALUES (?, ?, ?, ?);"
+                )
+            ),
+            (
+                "Q2",
+                Some("UPDATE shop.carts_v2 SET gift_message = ? WHERE cart_id = ? AND sku = ?;")
+            ),
+            (
+                "Q3",
+                Some("DELETE gift_message FROM shop.carts_v2 WHERE cart_id = ? AND sku = ?;")
+            ),
+            (
+                "Q4",
+                Some("DELETE FROM shop.carts_v2 WHERE cart_id = ? AND sku = ?;")
+            ),
+            ("Q5", None),
+            ("Q7", None),
+        ]
+    );
+    // Deleting only a column the new table lacks needs no twin: an empty column
+    // list would delete the whole row.
+    let q7 = &r.dual_writes[5];
+    assert_eq!(q7.underivable, None, "{q7:?}");
+    assert!(
+        q7.notes.iter().any(|n| n.contains("no twin is needed")),
+        "{q7:?}"
+    );
+    assert!(
+        r.dual_writes[4]
+            .underivable
+            .as_deref()
+            .is_some_and(|w| w.contains("INSERT JSON")),
+        "{:?}",
+        r.dual_writes[4]
+    );
+    assert!(c.flagged, "a write with no twin needs a decision");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.starts_with("write path Q5 has no derivable twin on shop.carts_v2")),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(r.reads.len(), 1);
 }
