@@ -3,8 +3,6 @@
 //! deployed schema) and registered as a source so findings can point into the
 //! rebuilt schema text.
 
-use std::time::Duration;
-
 use cqlmodel_cluster::{
     ClusterOptions, ClusterSnapshot, Distribution, TableEstimate, read_cluster,
 };
@@ -17,51 +15,7 @@ use cqlmodel_schema::Schema;
 use crate::diagnose_cmd::DiagnoseArgs;
 use crate::schema_load::LoadedSchema;
 
-/// How to reach a cluster, as every `--cluster` command takes it.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ClusterArgs {
-    /// Read OLD from a live cluster (its `system_schema`), with read-only SELECTs (repeatable).
-    #[arg(long, value_name = "HOST[:PORT]")]
-    pub cluster: Vec<String>,
-    /// User for --cluster (default: $CQLMODEL_USERNAME).
-    #[arg(long, requires = "cluster")]
-    pub username: Option<String>,
-    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
-    #[arg(long, requires = "cluster")]
-    pub password: Option<String>,
-    /// Connect to --cluster with TLS.
-    #[arg(long, requires = "cluster")]
-    pub ssl: bool,
-    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
-    #[arg(long, value_name = "PEM", requires = "cluster")]
-    pub ca_file: Option<std::path::PathBuf>,
-    /// The local datacenter.
-    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
-    pub dc: Option<String>,
-    /// Seconds to wait for the cluster before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
-    pub connect_timeout: u64,
-}
-
-impl ClusterArgs {
-    pub fn options(&self) -> ClusterOptions {
-        ClusterOptions {
-            contact_points: self.cluster.clone(),
-            username: self
-                .username
-                .clone()
-                .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
-            password: self
-                .password
-                .clone()
-                .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
-            connect_timeout: Duration::from_secs(self.connect_timeout.max(1)),
-            ssl: self.ssl,
-            ca_file: self.ca_file.clone(),
-            datacenter: self.dc.clone(),
-        }
-    }
-}
+pub use crate::cluster_args::ClusterArgs;
 
 /// The deployed schema as a schema file named `<cluster schema>`: only the
 /// schema is read (no node-local table). Errors are the connection's.
@@ -121,21 +75,7 @@ pub fn read(
     stats: &mut Vec<NodeStats>,
     histograms: &mut Vec<TableHistogram>,
 ) -> Result<Live, String> {
-    let options = ClusterOptions {
-        ssl: args.ssl,
-        ca_file: args.ca_file.clone(),
-        datacenter: args.dc.clone(),
-        contact_points: args.cluster.clone(),
-        username: args
-            .username
-            .clone()
-            .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
-        password: args
-            .password
-            .clone()
-            .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
-        connect_timeout: Duration::from_secs(args.connect_timeout.max(1)),
-    };
+    let options = args.cluster.options();
     let snapshot = read_cluster(&options).map_err(|e| e.to_string())?;
     let file = sources.add(SourceFile::new(
         "<cluster schema>",

@@ -1,6 +1,7 @@
 //! The `cqlmodel` command line: argument handling lives in `main.rs`; each
 //! command's work lives here so that tests and benchmarks can call it directly.
 
+pub mod cluster_args;
 pub mod design_cmd;
 pub mod design_existing;
 pub mod diagnose_cmd;

@@ -11,6 +11,7 @@
 
 use std::process::Command;
 
+use cqlmodel_cli::cluster_args::ClusterArgs;
 use cqlmodel_cli::diagnose_cmd::{DiagnoseArgs, FailOn, run};
 use cqlmodel_cli::review_cmd::ReviewFormat;
 use cqlmodel_livetest::{CONTACT_VAR, Node, Verdict};
@@ -48,13 +49,13 @@ fn contact() -> String {
 fn args(user: Option<(&str, &str)>) -> DiagnoseArgs {
     DiagnoseArgs {
         inputs: Vec::new(),
-        cluster: vec![contact()],
-        username: user.map(|u| u.0.to_string()),
-        password: user.map(|u| u.1.to_string()),
-        ssl: false,
-        ca_file: None,
-        dc: None,
-        connect_timeout: 10,
+        cluster: ClusterArgs {
+            cluster: vec![contact()],
+            username: user.map(|u| u.0.to_string()),
+            password: user.map(|u| u.1.to_string()),
+            connect_timeout: 10,
+            ..ClusterArgs::default()
+        },
         schema: Vec::new(),
         data_age: None,
         fail_on: FailOn::Error,
