@@ -23,18 +23,26 @@ pub fn load_live_schema(
     options: &ClusterOptions,
     sources: &mut SourceMap,
 ) -> Result<LoadedSchema, String> {
+    load_live_schema_named(options, "<cluster schema>", sources).map(|(loaded, _)| loaded)
+}
+
+/// [`load_live_schema`] with the rebuilt DDL registered under `name`; also
+/// returns its source index.
+pub fn load_live_schema_named(
+    options: &ClusterOptions,
+    name: &str,
+    sources: &mut SourceMap,
+) -> Result<(LoadedSchema, usize), String> {
     let snapshot = read_cluster(options).map_err(|e| e.to_string())?;
-    let file = sources.add(SourceFile::new(
-        "<cluster schema>",
-        snapshot.schema_cql.clone(),
-    ));
+    let file = sources.add(SourceFile::new(name, snapshot.schema_cql.clone()));
     let (schema, diagnostics) = build_live(&snapshot.schema_cql, file);
-    Ok(LoadedSchema {
+    let loaded = LoadedSchema {
         schema,
         diagnostics,
         current_keyspace: None,
         suppressions: Vec::new(),
-    })
+    };
+    Ok((loaded, file))
 }
 
 /// Builds the rebuilt DDL; what the cluster holds, it accepted, so views and

@@ -13,6 +13,7 @@ pub mod migrate_cmd;
 pub mod output;
 pub mod progress;
 pub mod review_cmd;
+pub mod review_live;
 pub mod ring_cmd;
 pub mod rules_json;
 pub mod schema_load;

@@ -99,7 +99,7 @@ enum Command {
     /// The schema review: every table and query against the anti-pattern checklist.
     Review {
         /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
         schema: Vec<PathBuf>,
         /// The application's statements, annotated (`-- @name q @rate 200/s @cl LOCAL_QUORUM`).
         #[arg(long)]
@@ -110,12 +110,16 @@ enum Command {
         /// Rule levels and thresholds (default: ./cqlmodel.toml when present).
         #[arg(long)]
         config: Option<PathBuf>,
-        /// The session keyspace for unqualified table names in the queries.
+        /// The session keyspace for unqualified table names in the queries; with
+        /// --cluster, only this keyspace of the deployed schema is reviewed.
         #[arg(long)]
         keyspace: Option<String>,
         /// Exit 1 when a finding is at or above this severity.
         #[arg(long, value_enum, default_value_t = FailOn::Error)]
         fail_on: FailOn,
+        /// Review the deployed schema of a live cluster instead of schema files.
+        #[command(flatten)]
+        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
     },
     /// From a relational model (PostgreSQL DDL) and its SQL queries to a Cassandra
     /// schema, queries, write paths and a report with Chebotko diagrams.
@@ -214,6 +218,7 @@ fn main() -> ExitCode {
             config,
             keyspace,
             fail_on,
+            cluster,
         } => {
             let format = review_format(cli.format);
             let args = |json: bool| review_cmd::ReviewArgs {
@@ -222,6 +227,7 @@ fn main() -> ExitCode {
                 stats: stats.clone(),
                 config: config.clone(),
                 keyspace: keyspace.clone(),
+                cluster: cluster.clone(),
                 fail_on: match fail_on {
                     FailOn::Info => Severity::Info,
                     FailOn::Warning => Severity::Warning,

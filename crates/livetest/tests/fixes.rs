@@ -89,6 +89,7 @@ fn fixes(fixture: &Fixture) -> Vec<(String, String)> {
         stats: fixture.stats.clone(),
         config: None,
         keyspace: None,
+        cluster: Default::default(),
         fail_on: Severity::Error,
         format: ReviewFormat::Json,
         color: false,
