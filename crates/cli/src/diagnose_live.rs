@@ -47,7 +47,7 @@ pub fn load_live_schema_named(
 
 /// Builds the rebuilt DDL; what the cluster holds, it accepted, so views and
 /// SASI are enabled. A statement the schema crate refuses is a warning.
-fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
+pub(crate) fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
     let parsed = cqlmodel_cql::parse(cql);
     let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
         materialized_views_enabled: true,

@@ -18,5 +18,6 @@ pub mod ring_cmd;
 pub mod rules_json;
 pub mod schema_load;
 pub mod size;
+pub mod size_live;
 pub mod sniff;
 pub mod token;

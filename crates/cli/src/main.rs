@@ -85,14 +85,17 @@ enum Command {
     /// Partition sizes per table from workload statistics: rows, bytes, growth, bucketing.
     Size {
         /// Schema files or directories of `*.cql`.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
         schema: Vec<PathBuf>,
         /// The statistics file (TOML; see docs/stats.md).
-        #[arg(long)]
-        stats: PathBuf,
+        #[arg(long, required_unless_present = "cluster", conflicts_with = "cluster")]
+        stats: Option<PathBuf>,
         /// Only this table (`ks.t`, or `t` when unambiguous).
         #[arg(long)]
         table: Option<String>,
+        /// Measured sizes of a live cluster's tables instead of assumed statistics.
+        #[command(flatten)]
+        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
     },
     /// Token ownership per node, and a table's data and request shares from its statistics.
     Ring(cqlmodel_cli::ring_cmd::RingArgs),
@@ -333,10 +336,15 @@ fn main() -> ExitCode {
             schema,
             stats,
             table,
+            cluster,
         } => {
             let run = |j: bool| {
-                let (stdout, stderr, code) =
-                    cqlmodel_cli::size::run(&schema, &stats, table.as_deref(), j, color);
+                let (stdout, stderr, code) = match &stats {
+                    Some(stats) if !cluster.is_set() => {
+                        cqlmodel_cli::size::run(&schema, stats, table.as_deref(), j, color)
+                    }
+                    _ => cqlmodel_cli::size_live::run(&cluster, table.as_deref(), j, color),
+                };
                 review_cmd::Output {
                     stdout,
                     stderr,
@@ -344,7 +352,7 @@ fn main() -> ExitCode {
                 }
             };
             let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
-            inputs.push(&stats);
+            inputs.extend(stats.as_deref());
             emit_output(run_with_html(html, page, &inputs, json, &run))
         }
         Command::Ring(args) => {
