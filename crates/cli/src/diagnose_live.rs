@@ -101,12 +101,56 @@ pub fn read(
     }
     let (schema, warnings) = build_live(&snapshot.schema_cql, file);
     notes.extend(warnings);
+    notes.extend(unmeasured(&snapshot, histograms, &args.cluster.label()));
     stats.extend(node_stats(&snapshot, file));
     histograms.extend(latency_histograms(&snapshot, file));
     Ok(Live {
         schema: Some(schema),
         notes,
     })
+}
+
+/// One info per table read from the cluster whose partition-size percentiles no
+/// saved `tablehistograms` gives: what a live read cannot measure is said, per
+/// table, rather than left out.
+fn unmeasured(
+    snapshot: &ClusterSnapshot,
+    histograms: &[TableHistogram],
+    cluster: &str,
+) -> Vec<Diagnostic> {
+    let mut tables: Vec<(&str, &str)> = snapshot
+        .nodes
+        .iter()
+        .flat_map(|n| &n.tables)
+        .map(|t| (t.keyspace.as_str(), t.table.as_str()))
+        .collect();
+    tables.sort_unstable();
+    tables.dedup();
+    let has_sizes = |ks: &str, t: &str| {
+        histograms.iter().any(|h| {
+            h.keyspace == ks
+                && h.table == t
+                && h.rows.iter().any(|(_, r)| r.partition_bytes.is_some())
+        })
+    };
+    tables
+        .into_iter()
+        .filter(|(ks, t)| !has_sizes(ks, t))
+        .map(|(ks, t)| {
+            let mut d = Diagnostic::info(
+                "cluster",
+                format!(
+                    "{cluster}, table {ks}.{t}: partition size p50/p99 and rows per partition (DG002) not measured: the system tables give only the largest partition (system_views.max_partition_size) and the mean (system.table_estimates)"
+                ),
+            )
+            .with_name("cluster-input")
+            .with_help(format!(
+                "give `nodetool tablehistograms {ks} {t}` output of each node as an input to check them"
+            ));
+            d.table = Some(format!("{ks}.{t}"));
+            d
+        })
+        .collect()
 }
 
 fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
@@ -213,5 +257,53 @@ fn table_origin(ddl: &str, file: usize, keyspace: &str, table: &str) -> Origin {
         file,
         span: 0..0,
         line: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cqlmodel_cluster::NodeReading;
+
+    #[test]
+    fn each_table_without_saved_histograms_is_said_unmeasured() {
+        let snapshot = ClusterSnapshot {
+            release_version: None,
+            schema_cql: String::new(),
+            nodes: ["a", "b"]
+                .iter()
+                .map(|n| NodeReading {
+                    address: n.to_string(),
+                    datacenter: None,
+                    tables: vec![TableEstimate::new("ks", "t"), TableEstimate::new("ks", "u")],
+                })
+                .collect(),
+            notes: Vec::new(),
+        };
+        let saved = TableHistogram {
+            node: "a".to_string(),
+            keyspace: "ks".to_string(),
+            table: "u".to_string(),
+            rows: vec![(
+                Percentile::P99,
+                HistogramRow {
+                    partition_bytes: Some(1e6),
+                    ..HistogramRow::default()
+                },
+            )],
+            origin: Origin {
+                file: 0,
+                span: 0..0,
+                line: 1,
+            },
+        };
+        let notes = unmeasured(&snapshot, &[saved], "cluster a");
+        assert_eq!(
+            notes.len(),
+            1,
+            "one per table, not per node; u has histograms"
+        );
+        assert_eq!(notes[0].table.as_deref(), Some("ks.t"));
+        assert!(notes[0].message.contains("(DG002) not measured"));
     }
 }
