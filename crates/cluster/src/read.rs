@@ -79,16 +79,44 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
     let limit = options.connect_timeout + Duration::from_secs(1);
     match tokio::time::timeout(limit, builder.build()).await {
         Ok(Ok(session)) => Ok(session),
-        Ok(Err(e)) => Err(ClusterError::Connect {
-            points: points.join(", "),
-            seconds,
-            message: e.to_string(),
-        }),
+        Ok(Err(e)) => {
+            let message = e.to_string();
+            Err(ClusterError::Connect {
+                points: points.join(", "),
+                seconds,
+                hint: connect_hint(&message, options),
+                message,
+            })
+        }
         Err(_) => Err(ClusterError::Timeout {
             points: points.join(", "),
             seconds,
         }),
     }
+}
+
+/// The likely cause of a failed connection, in the user's terms: the driver
+/// reports a TLS mismatch as an OpenSSL error or as a reset connection.
+fn connect_hint(message: &str, options: &ClusterOptions) -> String {
+    let tls = options.ssl || options.ca_file.is_some();
+    if message.contains("certificate verify failed") {
+        return match &options.ca_file {
+            Some(ca) => format!(
+                " (the node's certificate is not signed by the CA in --ca-file {}, or it has expired: give the CA that signed it)",
+                ca.display()
+            ),
+            None => " (the node's certificate is not signed by a CA this system trusts: give the CA that signed it with --ca-file)".to_string(),
+        };
+    }
+    let reset = message.contains("Connection reset by peer")
+        || message.contains("Failed to read the frame header");
+    if !tls && reset {
+        return " (the node closed the connection at once: if it requires TLS (client_encryption_options), connect with --ssl and --ca-file)".to_string();
+    }
+    if tls && (message.contains("wrong version number") || message.contains("unexpected eof")) {
+        return " (the TLS handshake failed: the node may not use TLS on this port; try without --ssl)".to_string();
+    }
+    String::new()
 }
 
 /// Runs one `SELECT`, on `node` alone when given.
@@ -232,6 +260,21 @@ mod tests {
         );
         let message = result.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("127.0.0.1:1"), "{message}");
+    }
+
+    #[test]
+    fn tls_failures_are_explained_in_the_flags_terms() {
+        let verify = "Last connection failed with: error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed";
+        let with_ca = ClusterOptions {
+            ssl: true,
+            ca_file: Some("ca.pem".into()),
+            ..ClusterOptions::default()
+        };
+        assert!(connect_hint(verify, &with_ca).contains("--ca-file ca.pem"));
+        let plain = ClusterOptions::default();
+        let reset = "Failed to read the frame header: Connection reset by peer (os error 104)";
+        assert!(connect_hint(reset, &plain).contains("--ssl"));
+        assert_eq!(connect_hint("Connection refused", &plain), "");
     }
 
     #[test]

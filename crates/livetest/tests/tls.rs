@@ -23,7 +23,10 @@ fn tls_dir() -> Option<PathBuf> {
 
 fn args(ca: Option<PathBuf>, ssl: bool) -> ClusterArgs {
     ClusterArgs {
-        cluster: vec![std::env::var(cqlmodel_livetest::CONTACT_VAR).unwrap_or_else(|_| "127.0.0.1:9042".into())],
+        cluster: vec![
+            std::env::var(cqlmodel_livetest::CONTACT_VAR)
+                .unwrap_or_else(|_| "127.0.0.1:9042".into()),
+        ],
         ssl,
         ca_file: ca,
         connect_timeout: 10,
@@ -64,5 +67,8 @@ fn tls_required_by_the_node_and_not_asked_for_fails_clearly() {
     let error = read_cluster(&args(None, false).options()).expect_err("plain text to a TLS port");
     let message = error.to_string();
     eprintln!("{message}");
-    assert!(message.contains("--ssl"), "the message suggests --ssl: {message}");
+    assert!(
+        message.contains("--ssl"),
+        "the message suggests --ssl: {message}"
+    );
 }
