@@ -156,13 +156,14 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
         q_ks,
         q_types,
         q_tables,
+        _q_table_options,
         q_columns,
         q_indexes,
         q_views,
         q_version,
     ] = SCHEMA_QUERIES;
     let mut notes = vec![
-        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, TTL, gc_grace_seconds, compaction, compression, caching), indexes, views".to_string(),
+        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, every option but the memtable configuration and extensions), indexes, views".to_string(),
     ];
     let release_version = rows::<(Option<String>,)>(&session, q_version, None)
         .await
@@ -172,6 +173,15 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
     let keyspaces: Vec<KeyspaceRow> = rows(&session, q_ks, None).await?;
     let types: Vec<TypeRow> = rows(&session, q_types, None).await?;
     let tables: Vec<TableRow> = rows(&session, q_tables, None).await?;
+    let scalar = match crate::table_options::read(&session).await {
+        Ok(s) => s,
+        Err(e) => {
+            notes.push(format!(
+                "table options besides TTL, gc_grace_seconds, compaction, compression and caching not read: {e}"
+            ));
+            Default::default()
+        }
+    };
     let columns: Vec<ColumnRow> = rows(&session, q_columns, None).await?;
     let indexes: Vec<IndexRow> = rows(&session, q_indexes, None).await?;
     let views: Vec<ViewRow> = match rows(&session, q_views, None).await {
@@ -181,7 +191,9 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
             Vec::new()
         }
     };
-    let schema_cql = ddl(&keyspaces, &types, &tables, &columns, &indexes, &views);
+    let schema_cql = ddl(
+        &keyspaces, &types, &tables, &scalar, &columns, &indexes, &views,
+    );
 
     let mut nodes = Vec::new();
     let state = session.get_cluster_state();
