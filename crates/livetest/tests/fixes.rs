@@ -7,7 +7,8 @@
 //!
 //! Counted as expected, not failed: on a default node a fix creating a materialized view
 //! ("Materialized views are disabled"), and on a one-datacenter node a fix whose replication
-//! names the fixture's datacenters ("Unrecognized strategy option {dc1} ...").
+//! names the fixture's datacenters ("Unrecognized strategy option {dc1} ..."). The fixtures
+//! whose schema holds a view are checked on the views-enabled node (the mv phase).
 
 use std::path::{Path, PathBuf};
 
@@ -256,17 +257,10 @@ fn created_table(text: &str) -> Option<String> {
     }
 }
 
-#[tokio::test(flavor = "current_thread")]
-#[ignore = "needs a node: scripts/test-cassandra.sh, or CQLMODEL_TEST_CONTACT=host:port cargo test -p cqlmodel-livetest -- --ignored"]
-async fn review_fixes_apply_to_the_schemas_they_fix() {
-    if std::env::var_os("CQLMODEL_TEST_MV").is_some() {
-        println!("skipped: the node has views enabled; this test wants a default node");
-        return;
-    }
-    let node = Node::from_env().await.expect("a node to test against");
+/// Applies each fixture's schema and then its fixes, one after the other.
+async fn check_fixtures(node: &Node, fixtures: &[Fixture]) -> Tally {
     let mut tally = Tally::default();
-    let all = fixtures();
-    for fixture in &all {
+    for fixture in fixtures {
         let fixes = fixes(fixture);
         if fixes.is_empty() {
             continue;
@@ -276,12 +270,80 @@ async fn review_fixes_apply_to_the_schemas_they_fix() {
         // replaced with a single-node one, as for the designs).
         let mut changed = true;
         for (rule, cql) in fixes {
-            if changed && !apply_fixture_schema(&node, fixture, &mut tally).await {
+            if changed && !apply_fixture_schema(node, fixture, &mut tally).await {
                 break;
             }
-            changed = apply_fix(&node, fixture, &rule, &cql, &mut tally).await;
+            changed = apply_fix(node, fixture, &rule, &cql, &mut tally).await;
         }
     }
+    tally
+}
+
+/// The fixtures a default node cannot set up, their schema holding a materialized view,
+/// are checked on the views-enabled node (`scripts/cassandra.sh start mv`,
+/// `CQLMODEL_TEST_MV=1`): schema and fixes must all be accepted.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a views-enabled node: scripts/test-cassandra.sh (mv phase)"]
+async fn review_fixes_of_fixtures_with_a_view_apply_on_a_views_enabled_node() {
+    if std::env::var_os("CQLMODEL_TEST_MV").is_none() {
+        println!("skipped: needs a node with materialized views enabled (CQLMODEL_TEST_MV=1)");
+        return;
+    }
+    let node = Node::from_env().await.expect("a node to test against");
+    let with_view: Vec<Fixture> = fixtures()
+        .into_iter()
+        .filter(|f| {
+            std::fs::read_to_string(&f.schema)
+                .is_ok_and(|s| s.to_ascii_uppercase().contains("MATERIALIZED VIEW"))
+        })
+        .collect();
+    let tally = check_fixtures(&node, &with_view).await;
+    println!(
+        "review fixes with a view: {} fixes from {} fixtures ({}); {} of {} statements accepted, {} refusals expected, {} refused",
+        tally.fixes,
+        with_view.len(),
+        with_view
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        tally.accepted,
+        tally.statements,
+        tally.expected_refusals.len(),
+        tally.failures.len()
+    );
+    for line in &tally.expected_refusals {
+        println!("  {line}");
+    }
+    assert!(!with_view.is_empty(), "no fixture holds a view");
+    assert!(
+        tally
+            .expected_refusals
+            .iter()
+            .all(|r| !r.contains("materialized view")),
+        "views are enabled here: {:?}",
+        tally.expected_refusals
+    );
+    assert!(
+        tally.failures.is_empty(),
+        "the node refuses {} statements of review fixes:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
+    assert_only_known(&tally.not_cql);
+    assert!(tally.fixes > 0, "no fix of a view fixture was checked");
+}
+
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh, or CQLMODEL_TEST_CONTACT=host:port cargo test -p cqlmodel-livetest -- --ignored"]
+async fn review_fixes_apply_to_the_schemas_they_fix() {
+    if std::env::var_os("CQLMODEL_TEST_MV").is_some() {
+        println!("skipped: the node has views enabled; this test wants a default node");
+        return;
+    }
+    let node = Node::from_env().await.expect("a node to test against");
+    let all = fixtures();
+    let tally = check_fixtures(&node, &all).await;
     println!(
         "review fixes: {} fixes from {} fixtures; {} of {} statements accepted ({} replaced an existing table), \
          {} refusals expected on a default one-datacenter node, {} fixes do not parse as CQL, {} refused",
