@@ -119,6 +119,8 @@ struct Tally {
     accepted: usize,
     replaced_tables: usize,
     not_cql: Vec<Checked>,
+    /// Fixes the node refuses for a reason listed in known-disagreements.toml.
+    listed: Vec<Checked>,
     expected_refusals: Vec<String>,
     failures: Vec<String>,
 }
@@ -194,6 +196,12 @@ async fn apply_fix(
         if let (Verdict::Rejected(r), Some(table)) = (&verdict, created_table(text))
             && r.class == "AlreadyExists"
         {
+            // A base table cannot be dropped while views depend on it.
+            for view in views_of(node, &table).await {
+                node.run(&format!("DROP MATERIALIZED VIEW {view}"))
+                    .await
+                    .expect("node answers");
+            }
             node.run(&format!("DROP TABLE {table}"))
                 .await
                 .expect("node answers");
@@ -216,12 +224,53 @@ async fn apply_fix(
             Verdict::Rejected(r) if r.message == VIEWS_DISABLED => tally.expected_refusals.push(
                 format!("{} {rule}: {}\n    {r}", fixture.name, first_line(text)),
             ),
+            // A table named like an existing view: Cassandra 5.0.9 fails registering the
+            // table's metrics under the view's name.
+            Verdict::Rejected(r) if r.message.contains("InstanceAlreadyExistsException") => {
+                tally.listed.push(Checked {
+                    id: format!("fix:{}:{rule}", fixture.name),
+                    cql: first_line(text).to_string(),
+                    agreement: Agreement::OnlyNodeRejects {
+                        theirs: r.to_string(),
+                    },
+                    extra: Some(
+                        "the fix's CREATE TABLE takes a name the schema already uses".into(),
+                    ),
+                })
+            }
             Verdict::Rejected(r) => tally
                 .failures
                 .push(format!("{} {rule}: {text}\n    {r}", fixture.name)),
         }
     }
     changed
+}
+
+/// The views (`ks.view`) whose base is `table` (`ks.t`).
+async fn views_of(node: &Node, table: &str) -> Vec<String> {
+    let Some((ks, t)) = table.split_once('.') else {
+        return Vec::new();
+    };
+    let Ok(result) = node
+        .session()
+        .query_unpaged(
+            "SELECT view_name, base_table_name FROM system_schema.views WHERE keyspace_name = ?",
+            (ks,),
+        )
+        .await
+    else {
+        return Vec::new();
+    };
+    let Ok(rows) = result.into_rows_result() else {
+        return Vec::new();
+    };
+    let Ok(rows) = rows.rows::<(String, String)>() else {
+        return Vec::new();
+    };
+    rows.flatten()
+        .filter(|(_, base)| base == t)
+        .map(|(view, _)| format!("{ks}.{view}"))
+        .collect()
 }
 
 /// SELECT, INSERT, UPDATE, DELETE and BATCH are prepared (they may carry bind markers);
@@ -297,7 +346,7 @@ async fn review_fixes_of_fixtures_with_a_view_apply_on_a_views_enabled_node() {
                 .is_ok_and(|s| s.to_ascii_uppercase().contains("MATERIALIZED VIEW"))
         })
         .collect();
-    let tally = check_fixtures(&node, &with_view).await;
+    let mut tally = check_fixtures(&node, &with_view).await;
     println!(
         "review fixes with a view: {} fixes from {} fixtures ({}); {} of {} statements accepted, {} refusals expected, {} refused",
         tally.fixes,
@@ -316,6 +365,9 @@ async fn review_fixes_of_fixtures_with_a_view_apply_on_a_views_enabled_node() {
         println!("  {line}");
     }
     assert!(!with_view.is_empty(), "no fixture holds a view");
+    let mut checked = std::mem::take(&mut tally.not_cql);
+    checked.append(&mut tally.listed);
+    assert_only_known(&checked);
     assert!(
         tally
             .expected_refusals
@@ -330,7 +382,6 @@ async fn review_fixes_of_fixtures_with_a_view_apply_on_a_views_enabled_node() {
         tally.failures.len(),
         tally.failures.join("\n")
     );
-    assert_only_known(&tally.not_cql);
     assert!(tally.fixes > 0, "no fix of a view fixture was checked");
 }
 
@@ -343,7 +394,7 @@ async fn review_fixes_apply_to_the_schemas_they_fix() {
     }
     let node = Node::from_env().await.expect("a node to test against");
     let all = fixtures();
-    let tally = check_fixtures(&node, &all).await;
+    let mut tally = check_fixtures(&node, &all).await;
     println!(
         "review fixes: {} fixes from {} fixtures; {} of {} statements accepted ({} replaced an existing table), \
          {} refusals expected on a default one-datacenter node, {} fixes do not parse as CQL, {} refused",
@@ -365,6 +416,8 @@ async fn review_fixes_apply_to_the_schemas_they_fix() {
         tally.failures.len(),
         tally.failures.join("\n")
     );
-    assert_only_known(&tally.not_cql);
+    let mut checked = std::mem::take(&mut tally.not_cql);
+    checked.append(&mut tally.listed);
+    assert_only_known(&checked);
     assert!(tally.fixes > 20, "too few fixes checked: {}", tally.fixes);
 }
