@@ -66,9 +66,9 @@ pub fn measure(snapshot: &ClusterSnapshot, keyspace: &str, table: &str) -> Measu
             m.disk_bytes = Some(m.disk_bytes.unwrap_or(0).saturating_add(d));
         }
     }
-    if weight > 0 {
-        m.mean_bytes = u64::try_from(weighted / weight).ok();
-    }
+    m.mean_bytes = weighted
+        .checked_div(weight)
+        .and_then(|mean| u64::try_from(mean).ok());
     m
 }
 
