@@ -2,19 +2,23 @@
 # One real Apache Cassandra 5.0 node on 127.0.0.1 for the node-backed tests (crates/livetest).
 #
 #   scripts/cassandra.sh fetch                 download cassandra-all 5.0.x + dependencies (Maven)
-#   scripts/cassandra.sh start [default|mv|auth]  start the node (idempotent) and wait for CQL
+#   scripts/cassandra.sh start [default|mv|auth|tls]  start the node (idempotent) and wait for CQL
 #   scripts/cassandra.sh stop                  stop it (idempotent)
 #   scripts/cassandra.sh status                say whether it runs, with which configuration
 #   scripts/cassandra.sh nodetool ARGS...      run nodetool against the node (JMX 127.0.0.1:7199)
 #   scripts/cassandra.sh contact               print host:port for CQLMODEL_TEST_CONTACT
+#   scripts/cassandra.sh tls-dir               make (once) and print the TLS material's directory
 #   scripts/cassandra.sh log                   print the tail of the node's system log
 #
 # Configurations: `default` is a stock single node (materialized views and SASI disabled, as
 # Cassandra 4.0+ ships), so whatever a default cluster refuses shows up in the tests; `mv` turns on
 # `materialized_views_enabled` and `sasi_indexes_enabled` for the checks that need them; `auth`
 # turns on PasswordAuthenticator and CassandraAuthorizer (superuser cassandra/cassandra, created
-# at startup without the usual 10 s delay) for the read-only-role check of diagnose. Each keeps
-# its own data under target/cassandra/<config>/ so switching never mixes schemas.
+# at startup without the usual 10 s delay) for the read-only-role check of diagnose; `tls` requires
+# TLS on the native port (client_encryption_options enabled, optional false) with a node
+# certificate signed by a test CA, all made by keytool under target/cassandra/tls/ (ca.pem is
+# the CA clients trust; other-ca.pem is a CA that signed nothing, for the wrong-CA check). Each
+# keeps its own data under target/cassandra/<config>/ so switching never mixes schemas.
 #
 # Environment: CQLMODEL_CASSANDRA_HOME (default target/cassandra), CQLMODEL_CASSANDRA_HEAP
 # (default 1G), CQLMODEL_CASSANDRA_START_TIMEOUT seconds (default 240).
@@ -24,6 +28,9 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 HOME_DIR="${CQLMODEL_CASSANDRA_HOME:-$ROOT/target/cassandra}"
 LIB_DIR="$HOME_DIR/lib"
 RUN_DIR="$HOME_DIR/run"
+TLS_DIR="$HOME_DIR/tls"
+# The test keystores' password: test material for 127.0.0.1 only, not a secret.
+TLS_PASS=cqlmodel-test
 PID_FILE="$RUN_DIR/cassandra.pid"
 CONFIG_FILE="$RUN_DIR/config"
 HEAP="${CQLMODEL_CASSANDRA_HEAP:-1G}"
@@ -117,6 +124,47 @@ auto_snapshot: false
 materialized_views_enabled: $views
 sasi_indexes_enabled: $views
 EOF
+    if [[ "$config" == tls ]]; then
+        cat >>"$dir/conf/cassandra.yaml" <<EOF
+client_encryption_options:
+  enabled: true
+  optional: false
+  keystore: $TLS_DIR/keystore.p12
+  keystore_password: $TLS_PASS
+  store_type: PKCS12
+  require_client_auth: false
+EOF
+    fi
+}
+
+# The TLS material of the `tls` configuration, made once by keytool: a CA, the node's key and
+# certificate (CN and SAN 127.0.0.1) signed by it in a PKCS12 keystore, the CA's certificate
+# as PEM for clients, and a second CA that signed nothing.
+make_tls() {
+    [[ -f "$TLS_DIR/keystore.p12" && -f "$TLS_DIR/ca.pem" && -f "$TLS_DIR/other-ca.pem" ]] && return 0
+    command -v keytool >/dev/null 2>&1 || die "keytool not found (it comes with the Java runtime)"
+    rm -rf "$TLS_DIR" && mkdir -p "$TLS_DIR"
+    local kt=(keytool -storetype PKCS12 -storepass "$TLS_PASS" -keypass "$TLS_PASS")
+    local key=(-keyalg RSA -keysize 2048 -validity 3650)
+    "${kt[@]}" -genkeypair -alias ca "${key[@]}" -dname "CN=cqlmodel test CA" -ext bc:c \
+        -keystore "$TLS_DIR/ca.p12" >/dev/null 2>&1 || die "keytool: cannot make the test CA"
+    "${kt[@]}" -exportcert -rfc -alias ca -keystore "$TLS_DIR/ca.p12" -file "$TLS_DIR/ca.pem" >/dev/null 2>&1
+    "${kt[@]}" -genkeypair -alias node "${key[@]}" -dname "CN=127.0.0.1" \
+        -keystore "$TLS_DIR/keystore.p12" >/dev/null 2>&1 || die "keytool: cannot make the node key"
+    "${kt[@]}" -certreq -alias node -keystore "$TLS_DIR/keystore.p12" -file "$TLS_DIR/node.csr" >/dev/null 2>&1
+    "${kt[@]}" -gencert -alias ca -keystore "$TLS_DIR/ca.p12" -infile "$TLS_DIR/node.csr" \
+        -outfile "$TLS_DIR/node.pem" -rfc -validity 3650 -ext "san=ip:127.0.0.1,dns:localhost" \
+        -ext ku:c=digitalSignature,keyEncipherment -ext eku=serverAuth >/dev/null 2>&1 ||
+        die "keytool: cannot sign the node certificate"
+    "${kt[@]}" -importcert -noprompt -alias ca -file "$TLS_DIR/ca.pem" \
+        -keystore "$TLS_DIR/keystore.p12" >/dev/null 2>&1
+    "${kt[@]}" -importcert -noprompt -alias node -file "$TLS_DIR/node.pem" \
+        -keystore "$TLS_DIR/keystore.p12" >/dev/null 2>&1 || die "keytool: cannot import the node certificate"
+    "${kt[@]}" -genkeypair -alias other "${key[@]}" -dname "CN=cqlmodel other CA" -ext bc:c \
+        -keystore "$TLS_DIR/other-ca.p12" >/dev/null 2>&1
+    "${kt[@]}" -exportcert -rfc -alias other -keystore "$TLS_DIR/other-ca.p12" \
+        -file "$TLS_DIR/other-ca.pem" >/dev/null 2>&1 || die "keytool: cannot make the second CA"
+    echo "cassandra.sh: TLS material in $TLS_DIR" >&2
 }
 
 write_logback() {
@@ -193,8 +241,8 @@ wait_ready() {
 
 start() {
     local config="${1:-default}"
-    [[ "$config" == default || "$config" == mv || "$config" == auth ]] ||
-        die "unknown configuration '$config' (default, mv or auth)"
+    [[ "$config" == default || "$config" == mv || "$config" == auth || "$config" == tls ]] ||
+        die "unknown configuration '$config' (default, mv, auth or tls)"
     local pid
     if pid="$(running_pid)"; then
         if [[ "$(cat "$CONFIG_FILE" 2>/dev/null)" == "$config" ]]; then
@@ -208,6 +256,7 @@ start() {
     fetch
     port_open "$NATIVE_PORT" && die "port $NATIVE_PORT is taken by another process: stop it or point CQLMODEL_TEST_CONTACT at it"
     local dir="$HOME_DIR/$config"
+    if [[ "$config" == tls ]]; then make_tls; fi
     mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,logs} "$RUN_DIR"
     write_yaml "$config" "$dir"
     write_logback "$dir"
@@ -304,6 +353,7 @@ stop) stop ;;
 status) status ;;
 nodetool) shift && nodetool "$@" ;;
 contact) echo "$HOST:$NATIVE_PORT" ;;
+tls-dir) make_tls && echo "$TLS_DIR" ;;
 log) tail -n "${2:-60}" "$HOME_DIR/$(cat "$CONFIG_FILE" 2>/dev/null || echo default)/logs/system.log" ;;
-*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth]|stop|status|nodetool ARGS...|contact|log [N]" ;;
+*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth|tls]|stop|status|nodetool ARGS...|contact|log [N]" ;;
 esac

@@ -33,28 +33,10 @@ pub struct DiagnoseArgs {
     /// with `==> NODE <==` or `# node: NODE` headers; `nodetool status`; `-` reads stdin.
     #[arg(required_unless_present = "cluster")]
     pub inputs: Vec<PathBuf>,
-    /// Read a live cluster instead of (or besides) saved outputs: the deployed
-    /// schema and each node's size estimates, with read-only SELECTs (repeatable).
-    #[arg(long, value_name = "HOST[:PORT]")]
-    pub cluster: Vec<String>,
-    /// User for --cluster (default: $CQLMODEL_USERNAME).
-    #[arg(long, requires = "cluster")]
-    pub username: Option<String>,
-    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
-    #[arg(long, requires = "cluster")]
-    pub password: Option<String>,
-    /// Connect to --cluster with TLS.
-    #[arg(long, requires = "cluster")]
-    pub ssl: bool,
-    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
-    #[arg(long, value_name = "PEM", requires = "cluster")]
-    pub ca_file: Option<PathBuf>,
-    /// The local datacenter: requests go to its nodes, and only its nodes' tables are read.
-    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
-    pub dc: Option<String>,
-    /// Seconds to wait for the cluster before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
-    pub connect_timeout: u64,
+    /// The live cluster (instead of or besides saved outputs): the deployed schema and
+    /// each node's size estimates and metrics.
+    #[command(flatten)]
+    pub cluster: crate::cluster_args::ClusterArgs,
     /// The schema (CQL DDL, e.g. DESCRIBE output): gives each problem its key, the
     /// reason in terms of it, and the changed CREATE TABLE.
     #[arg(long)]
@@ -115,7 +97,7 @@ pub fn run_once(
     if let Some(l) = &loaded {
         input_problems.extend(l.diagnostics.iter().cloned());
     }
-    let live_schema = if args.cluster.is_empty() {
+    let live_schema = if !args.cluster.is_set() {
         None
     } else {
         match crate::diagnose_live::read(args, &mut sources, &mut read.stats, &mut read.histograms)

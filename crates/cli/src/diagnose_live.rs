@@ -3,8 +3,6 @@
 //! deployed schema) and registered as a source so findings can point into the
 //! rebuilt schema text.
 
-use std::time::Duration;
-
 use cqlmodel_cluster::{
     ClusterOptions, ClusterSnapshot, Distribution, TableEstimate, read_cluster,
 };
@@ -17,51 +15,7 @@ use cqlmodel_schema::Schema;
 use crate::diagnose_cmd::DiagnoseArgs;
 use crate::schema_load::LoadedSchema;
 
-/// How to reach a cluster, as every `--cluster` command takes it.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ClusterArgs {
-    /// Read OLD from a live cluster (its `system_schema`), with read-only SELECTs (repeatable).
-    #[arg(long, value_name = "HOST[:PORT]")]
-    pub cluster: Vec<String>,
-    /// User for --cluster (default: $CQLMODEL_USERNAME).
-    #[arg(long, requires = "cluster")]
-    pub username: Option<String>,
-    /// Password for --cluster (default: $CQLMODEL_PASSWORD).
-    #[arg(long, requires = "cluster")]
-    pub password: Option<String>,
-    /// Connect to --cluster with TLS.
-    #[arg(long, requires = "cluster")]
-    pub ssl: bool,
-    /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
-    #[arg(long, value_name = "PEM", requires = "cluster")]
-    pub ca_file: Option<std::path::PathBuf>,
-    /// The local datacenter.
-    #[arg(long, value_name = "DATACENTER", requires = "cluster")]
-    pub dc: Option<String>,
-    /// Seconds to wait for the cluster before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5)]
-    pub connect_timeout: u64,
-}
-
-impl ClusterArgs {
-    pub fn options(&self) -> ClusterOptions {
-        ClusterOptions {
-            contact_points: self.cluster.clone(),
-            username: self
-                .username
-                .clone()
-                .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
-            password: self
-                .password
-                .clone()
-                .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
-            connect_timeout: Duration::from_secs(self.connect_timeout.max(1)),
-            ssl: self.ssl,
-            ca_file: self.ca_file.clone(),
-            datacenter: self.dc.clone(),
-        }
-    }
-}
+pub use crate::cluster_args::ClusterArgs;
 
 /// The deployed schema as a schema file named `<cluster schema>`: only the
 /// schema is read (no node-local table). Errors are the connection's.
@@ -69,23 +23,31 @@ pub fn load_live_schema(
     options: &ClusterOptions,
     sources: &mut SourceMap,
 ) -> Result<LoadedSchema, String> {
+    load_live_schema_named(options, "<cluster schema>", sources).map(|(loaded, _)| loaded)
+}
+
+/// [`load_live_schema`] with the rebuilt DDL registered under `name`; also
+/// returns its source index.
+pub fn load_live_schema_named(
+    options: &ClusterOptions,
+    name: &str,
+    sources: &mut SourceMap,
+) -> Result<(LoadedSchema, usize), String> {
     let snapshot = read_cluster(options).map_err(|e| e.to_string())?;
-    let file = sources.add(SourceFile::new(
-        "<cluster schema>",
-        snapshot.schema_cql.clone(),
-    ));
+    let file = sources.add(SourceFile::new(name, snapshot.schema_cql.clone()));
     let (schema, diagnostics) = build_live(&snapshot.schema_cql, file);
-    Ok(LoadedSchema {
+    let loaded = LoadedSchema {
         schema,
         diagnostics,
         current_keyspace: None,
         suppressions: Vec::new(),
-    })
+    };
+    Ok((loaded, file))
 }
 
 /// Builds the rebuilt DDL; what the cluster holds, it accepted, so views and
 /// SASI are enabled. A statement the schema crate refuses is a warning.
-fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
+pub(crate) fn build_live(cql: &str, file: usize) -> (Schema, Vec<Diagnostic>) {
     let parsed = cqlmodel_cql::parse(cql);
     let mut builder = cqlmodel_schema::SchemaBuilder::with_settings(cqlmodel_schema::Settings {
         materialized_views_enabled: true,
@@ -121,21 +83,7 @@ pub fn read(
     stats: &mut Vec<NodeStats>,
     histograms: &mut Vec<TableHistogram>,
 ) -> Result<Live, String> {
-    let options = ClusterOptions {
-        ssl: args.ssl,
-        ca_file: args.ca_file.clone(),
-        datacenter: args.dc.clone(),
-        contact_points: args.cluster.clone(),
-        username: args
-            .username
-            .clone()
-            .or_else(|| std::env::var("CQLMODEL_USERNAME").ok()),
-        password: args
-            .password
-            .clone()
-            .or_else(|| std::env::var("CQLMODEL_PASSWORD").ok()),
-        connect_timeout: Duration::from_secs(args.connect_timeout.max(1)),
-    };
+    let options = args.cluster.options();
     let snapshot = read_cluster(&options).map_err(|e| e.to_string())?;
     let file = sources.add(SourceFile::new(
         "<cluster schema>",
@@ -153,12 +101,56 @@ pub fn read(
     }
     let (schema, warnings) = build_live(&snapshot.schema_cql, file);
     notes.extend(warnings);
+    notes.extend(unmeasured(&snapshot, histograms, &args.cluster.label()));
     stats.extend(node_stats(&snapshot, file));
     histograms.extend(latency_histograms(&snapshot, file));
     Ok(Live {
         schema: Some(schema),
         notes,
     })
+}
+
+/// One info per table read from the cluster whose partition-size percentiles no
+/// saved `tablehistograms` gives: what a live read cannot measure is said, per
+/// table, rather than left out.
+fn unmeasured(
+    snapshot: &ClusterSnapshot,
+    histograms: &[TableHistogram],
+    cluster: &str,
+) -> Vec<Diagnostic> {
+    let mut tables: Vec<(&str, &str)> = snapshot
+        .nodes
+        .iter()
+        .flat_map(|n| &n.tables)
+        .map(|t| (t.keyspace.as_str(), t.table.as_str()))
+        .collect();
+    tables.sort_unstable();
+    tables.dedup();
+    let has_sizes = |ks: &str, t: &str| {
+        histograms.iter().any(|h| {
+            h.keyspace == ks
+                && h.table == t
+                && h.rows.iter().any(|(_, r)| r.partition_bytes.is_some())
+        })
+    };
+    tables
+        .into_iter()
+        .filter(|(ks, t)| !has_sizes(ks, t))
+        .map(|(ks, t)| {
+            let mut d = Diagnostic::info(
+                "cluster",
+                format!(
+                    "{cluster}, table {ks}.{t}: partition size p50/p99 and rows per partition (DG002) not measured: the system tables give only the largest partition (system_views.max_partition_size) and the mean (system.table_estimates)"
+                ),
+            )
+            .with_name("cluster-input")
+            .with_help(format!(
+                "give `nodetool tablehistograms {ks} {t}` output of each node as an input to check them"
+            ));
+            d.table = Some(format!("{ks}.{t}"));
+            d
+        })
+        .collect()
 }
 
 fn node_stats(snapshot: &ClusterSnapshot, file: usize) -> Vec<NodeStats> {
@@ -265,5 +257,53 @@ fn table_origin(ddl: &str, file: usize, keyspace: &str, table: &str) -> Origin {
         file,
         span: 0..0,
         line: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cqlmodel_cluster::NodeReading;
+
+    #[test]
+    fn each_table_without_saved_histograms_is_said_unmeasured() {
+        let snapshot = ClusterSnapshot {
+            release_version: None,
+            schema_cql: String::new(),
+            nodes: ["a", "b"]
+                .iter()
+                .map(|n| NodeReading {
+                    address: n.to_string(),
+                    datacenter: None,
+                    tables: vec![TableEstimate::new("ks", "t"), TableEstimate::new("ks", "u")],
+                })
+                .collect(),
+            notes: Vec::new(),
+        };
+        let saved = TableHistogram {
+            node: "a".to_string(),
+            keyspace: "ks".to_string(),
+            table: "u".to_string(),
+            rows: vec![(
+                Percentile::P99,
+                HistogramRow {
+                    partition_bytes: Some(1e6),
+                    ..HistogramRow::default()
+                },
+            )],
+            origin: Origin {
+                file: 0,
+                span: 0..0,
+                line: 1,
+            },
+        };
+        let notes = unmeasured(&snapshot, &[saved], "cluster a");
+        assert_eq!(
+            notes.len(),
+            1,
+            "one per table, not per node; u has histograms"
+        );
+        assert_eq!(notes[0].table.as_deref(), Some("ks.t"));
+        assert!(notes[0].message.contains("(DG002) not measured"));
     }
 }

@@ -1,6 +1,7 @@
 //! The `cqlmodel` command line: argument handling lives in `main.rs`; each
 //! command's work lives here so that tests and benchmarks can call it directly.
 
+pub mod cluster_args;
 pub mod design_cmd;
 pub mod design_existing;
 pub mod diagnose_cmd;
@@ -12,10 +13,12 @@ pub mod migrate_cmd;
 pub mod output;
 pub mod progress;
 pub mod review_cmd;
+pub mod review_live;
 pub mod ring_cmd;
 pub mod rules_json;
 pub mod schema_load;
 pub mod script_source;
 pub mod size;
+pub mod size_live;
 pub mod sniff;
 pub mod token;

@@ -90,21 +90,24 @@ enum Command {
     /// Partition sizes per table from workload statistics: rows, bytes, growth, bucketing.
     Size {
         /// Schema files or directories of `*.cql`.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
         schema: Vec<PathBuf>,
         /// The statistics file (TOML; see docs/stats.md).
-        #[arg(long)]
-        stats: PathBuf,
+        #[arg(long, required_unless_present = "cluster", conflicts_with = "cluster")]
+        stats: Option<PathBuf>,
         /// Only this table (`ks.t`, or `t` when unambiguous).
         #[arg(long)]
         table: Option<String>,
+        /// Measured sizes of a live cluster's tables instead of assumed statistics.
+        #[command(flatten)]
+        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
     },
     /// Token ownership per node, and a table's data and request shares from its statistics.
     Ring(cqlmodel_cli::ring_cmd::RingArgs),
     /// The schema review: every table and query against the anti-pattern checklist.
     Review {
         /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
         schema: Vec<PathBuf>,
         /// The application's statements, annotated (`-- @name q @rate 200/s @cl LOCAL_QUORUM`).
         #[arg(long)]
@@ -115,12 +118,16 @@ enum Command {
         /// Rule levels and thresholds (default: ./cqlmodel.toml when present).
         #[arg(long)]
         config: Option<PathBuf>,
-        /// The session keyspace for unqualified table names in the queries.
+        /// The session keyspace for unqualified table names in the queries; with
+        /// --cluster, only this keyspace of the deployed schema is reviewed.
         #[arg(long)]
         keyspace: Option<String>,
         /// Exit 1 when a finding is at or above this severity.
         #[arg(long, value_enum, default_value_t = FailOn::Error)]
         fail_on: FailOn,
+        /// Review the deployed schema of a live cluster instead of schema files.
+        #[command(flatten)]
+        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
     },
     /// From a relational model (PostgreSQL DDL) and its SQL queries to a Cassandra
     /// schema, queries, write paths and a report with Chebotko diagrams.
@@ -242,6 +249,7 @@ fn main() -> ExitCode {
             config,
             keyspace,
             fail_on,
+            cluster,
         } => {
             let format = review_format(cli.format);
             let args = |json: bool| review_cmd::ReviewArgs {
@@ -250,6 +258,7 @@ fn main() -> ExitCode {
                 stats: stats.clone(),
                 config: config.clone(),
                 keyspace: keyspace.clone(),
+                cluster: cluster.clone(),
                 fail_on: match fail_on {
                     FailOn::Info => Severity::Info,
                     FailOn::Warning => Severity::Warning,
@@ -362,16 +371,26 @@ fn main() -> ExitCode {
             schema,
             stats,
             table,
+            cluster,
         } => {
             let run = |model: &mut _| {
-                let (stdout, stderr, code) = cqlmodel_cli::size::run_once(
-                    &schema,
-                    &stats,
-                    table.as_deref(),
-                    json,
-                    color,
-                    model,
-                );
+                let (stdout, stderr, code) = match &stats {
+                    Some(stats) if !cluster.is_set() => cqlmodel_cli::size::run_once(
+                        &schema,
+                        stats,
+                        table.as_deref(),
+                        json,
+                        color,
+                        model,
+                    ),
+                    _ => cqlmodel_cli::size_live::run_once(
+                        &cluster,
+                        table.as_deref(),
+                        json,
+                        color,
+                        model,
+                    ),
+                };
                 review_cmd::Output {
                     stdout,
                     stderr,
@@ -379,7 +398,7 @@ fn main() -> ExitCode {
                 }
             };
             let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
-            inputs.push(&stats);
+            inputs.extend(stats.as_deref());
             emit_output(run_with_html(target, &inputs, json, run))
         }
         Command::Ring(args) => {

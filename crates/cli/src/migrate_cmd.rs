@@ -56,7 +56,7 @@ pub struct MigrateArgs {
     #[arg(value_name = "OLD NEW", num_args = 1..=2, required = true)]
     pub schemas: Vec<PathBuf>,
     #[command(flatten)]
-    pub cluster: crate::diagnose_live::ClusterArgs,
+    pub cluster: crate::cluster_args::ClusterArgs,
     /// The application's statements on OLD's tables (`-- @name q @cl LOCAL_QUORUM`):
     /// their dual writes and switched reads are written for the rebuilt tables.
     #[arg(long)]

@@ -27,6 +27,8 @@ pub struct ReviewArgs {
     pub stats: Option<PathBuf>,
     pub config: Option<PathBuf>,
     pub keyspace: Option<String>,
+    /// Review the deployed schema of this cluster instead of schema files.
+    pub cluster: crate::cluster_args::ClusterArgs,
     pub fail_on: Severity,
     pub format: ReviewFormat,
     pub color: bool,
@@ -73,9 +75,16 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         },
     };
 
-    let loaded = match load_schema_in(&args.schema, &mut sources, args.keyspace.as_deref()) {
-        Ok(l) => l,
-        Err(e) => return plain_error(&e.to_string(), args),
+    let (loaded, live_file) = if args.cluster.is_set() {
+        match crate::review_live::load(&args.cluster, args.keyspace.as_deref(), &mut sources) {
+            Ok(live) => (live.loaded, Some(live.file)),
+            Err(e) => return plain_error(&e, args),
+        }
+    } else {
+        match load_schema_in(&args.schema, &mut sources, args.keyspace.as_deref()) {
+            Ok(l) => (l, None),
+            Err(e) => return plain_error(&e.to_string(), args),
+        }
     };
     input_problems.extend(loaded.diagnostics.iter().cloned());
     let mut suppressions = loaded.suppressions.clone();
@@ -121,8 +130,12 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     };
     let progress =
         crate::progress::Progress::spinner(format!("reviewing {} statements", queries.len()));
-    let findings = review(&input, &config);
+    let mut findings = review(&input, &config);
     drop(progress);
+    if let Some(file) = live_file {
+        crate::review_live::point_at_tables(&mut findings, file, &args.cluster, &mut sources);
+        crate::review_live::point_at_tables(&mut input_problems, file, &args.cluster, &mut sources);
+    }
 
     let has_input_error = input_problems.iter().any(|d| d.severity == Severity::Error);
     let code = if has_input_error {

@@ -2,11 +2,13 @@
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
-    #[error("cannot connect to {points} within {seconds} s (--connect-timeout): {message}")]
+    #[error("cannot connect to {points} within {seconds} s (--connect-timeout): {message}{hint}")]
     Connect {
         points: String,
         seconds: u64,
         message: String,
+        /// What the driver's message most likely means (TLS), or empty.
+        hint: String,
     },
     #[error("no connection to {points} within {seconds} s (--connect-timeout)")]
     Timeout { points: String, seconds: u64 },

@@ -4,7 +4,7 @@
 //! bounded connect time.
 //!
 //! What it reads: the deployed schema from `system_schema` (keyspaces, types,
-//! tables with their options, columns with clustering order, indexes, views),
+//! tables with all their options, columns with clustering order, indexes, views),
 //! rebuilt as CQL DDL text which the caller parses like a schema file; and per
 //! node (each of these queries is sent to that node alone, as the tables are
 //! node-local; with a datacenter, only that datacenter's nodes) the estimates of
@@ -19,6 +19,7 @@ mod error;
 mod node_tables;
 mod read;
 mod schema;
+mod table_options;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,10 +29,11 @@ pub use node_tables::PER_NODE;
 pub use read::read_cluster;
 
 /// The statements that read the deployed schema, through any node.
-pub const SCHEMA_QUERIES: [&str; 7] = [
+pub const SCHEMA_QUERIES: [&str; 8] = [
     schema::KEYSPACES,
     schema::TYPES,
     schema::TABLES,
+    table_options::TABLE_OPTIONS,
     schema::COLUMNS,
     schema::INDEXES,
     schema::VIEWS,
@@ -39,7 +41,7 @@ pub const SCHEMA_QUERIES: [&str; 7] = [
 ];
 
 /// Every statement this crate sends: the schema's, then each node's.
-pub const QUERIES: [&str; 19] = [
+pub const QUERIES: [&str; 20] = [
     SCHEMA_QUERIES[0],
     SCHEMA_QUERIES[1],
     SCHEMA_QUERIES[2],
@@ -47,6 +49,7 @@ pub const QUERIES: [&str; 19] = [
     SCHEMA_QUERIES[4],
     SCHEMA_QUERIES[5],
     SCHEMA_QUERIES[6],
+    SCHEMA_QUERIES[7],
     PER_NODE[0],
     PER_NODE[1],
     PER_NODE[2],

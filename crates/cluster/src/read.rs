@@ -79,16 +79,44 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
     let limit = options.connect_timeout + Duration::from_secs(1);
     match tokio::time::timeout(limit, builder.build()).await {
         Ok(Ok(session)) => Ok(session),
-        Ok(Err(e)) => Err(ClusterError::Connect {
-            points: points.join(", "),
-            seconds,
-            message: e.to_string(),
-        }),
+        Ok(Err(e)) => {
+            let message = e.to_string();
+            Err(ClusterError::Connect {
+                points: points.join(", "),
+                seconds,
+                hint: connect_hint(&message, options),
+                message,
+            })
+        }
         Err(_) => Err(ClusterError::Timeout {
             points: points.join(", "),
             seconds,
         }),
     }
+}
+
+/// The likely cause of a failed connection, in the user's terms: the driver
+/// reports a TLS mismatch as an OpenSSL error or as a reset connection.
+fn connect_hint(message: &str, options: &ClusterOptions) -> String {
+    let tls = options.ssl || options.ca_file.is_some();
+    if message.contains("certificate verify failed") {
+        return match &options.ca_file {
+            Some(ca) => format!(
+                " (the node's certificate is not signed by the CA in --ca-file {}, or it has expired: give the CA that signed it)",
+                ca.display()
+            ),
+            None => " (the node's certificate is not signed by a CA this system trusts: give the CA that signed it with --ca-file)".to_string(),
+        };
+    }
+    let reset = message.contains("Connection reset by peer")
+        || message.contains("Failed to read the frame header");
+    if !tls && reset {
+        return " (the node closed the connection at once: if it requires TLS (client_encryption_options), connect with --ssl and --ca-file)".to_string();
+    }
+    if tls && (message.contains("wrong version number") || message.contains("unexpected eof")) {
+        return " (the TLS handshake failed: the node may not use TLS on this port; try without --ssl)".to_string();
+    }
+    String::new()
 }
 
 /// Runs one `SELECT`, on `node` alone when given.
@@ -128,13 +156,14 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
         q_ks,
         q_types,
         q_tables,
+        _q_table_options,
         q_columns,
         q_indexes,
         q_views,
         q_version,
     ] = SCHEMA_QUERIES;
     let mut notes = vec![
-        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, TTL, gc_grace_seconds, compaction, compression, caching), indexes, views".to_string(),
+        "schema rebuilt from system_schema: keyspaces, types, tables (key, clustering order, every option but the memtable configuration and extensions), indexes, views".to_string(),
     ];
     let release_version = rows::<(Option<String>,)>(&session, q_version, None)
         .await
@@ -144,6 +173,15 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
     let keyspaces: Vec<KeyspaceRow> = rows(&session, q_ks, None).await?;
     let types: Vec<TypeRow> = rows(&session, q_types, None).await?;
     let tables: Vec<TableRow> = rows(&session, q_tables, None).await?;
+    let scalar = match crate::table_options::read(&session).await {
+        Ok(s) => s,
+        Err(e) => {
+            notes.push(format!(
+                "table options besides TTL, gc_grace_seconds, compaction, compression and caching not read: {e}"
+            ));
+            Default::default()
+        }
+    };
     let columns: Vec<ColumnRow> = rows(&session, q_columns, None).await?;
     let indexes: Vec<IndexRow> = rows(&session, q_indexes, None).await?;
     let views: Vec<ViewRow> = match rows(&session, q_views, None).await {
@@ -153,7 +191,9 @@ async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError>
             Vec::new()
         }
     };
-    let schema_cql = ddl(&keyspaces, &types, &tables, &columns, &indexes, &views);
+    let schema_cql = ddl(
+        &keyspaces, &types, &tables, &scalar, &columns, &indexes, &views,
+    );
 
     let mut nodes = Vec::new();
     let state = session.get_cluster_state();
@@ -232,6 +272,21 @@ mod tests {
         );
         let message = result.err().map(|e| e.to_string()).unwrap_or_default();
         assert!(message.contains("127.0.0.1:1"), "{message}");
+    }
+
+    #[test]
+    fn tls_failures_are_explained_in_the_flags_terms() {
+        let verify = "Last connection failed with: error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed";
+        let with_ca = ClusterOptions {
+            ssl: true,
+            ca_file: Some("ca.pem".into()),
+            ..ClusterOptions::default()
+        };
+        assert!(connect_hint(verify, &with_ca).contains("--ca-file ca.pem"));
+        let plain = ClusterOptions::default();
+        let reset = "Failed to read the frame header: Connection reset by peer (os error 104)";
+        assert!(connect_hint(reset, &plain).contains("--ssl"));
+        assert_eq!(connect_hint("Connection refused", &plain), "");
     }
 
     #[test]

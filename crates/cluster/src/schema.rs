@@ -1,10 +1,12 @@
 //! The deployed schema rebuilt as CQL DDL from `system_schema` rows: keyspaces
 //! with their replication, user types, tables with their key, clustering order,
 //! TTL, gc_grace_seconds, compaction, compression and caching, their indexes
-//! (secondary, SAI, custom) and materialized views. Other options (comment,
-//! bloom filter, speculative retry, ...) are not rebuilt; the caller says so.
+//! (secondary, SAI, custom) and materialized views. The other scalar options
+//! (comment, bloom filter, speculative retry, ...) come from `table_options`.
 
 use std::collections::{BTreeMap, HashMap};
+
+use crate::table_options::ScalarOptions;
 
 pub(crate) const KEYSPACES: &str = "SELECT keyspace_name, replication FROM system_schema.keyspaces";
 pub(crate) const TYPES: &str =
@@ -72,6 +74,7 @@ pub(crate) fn ddl(
     keyspaces: &[KeyspaceRow],
     types: &[TypeRow],
     tables: &[TableRow],
+    scalar: &ScalarOptions,
     columns: &[ColumnRow],
     indexes: &[IndexRow],
     views: &[ViewRow],
@@ -104,7 +107,8 @@ pub(crate) fn ddl(
     // A view's columns are in system_schema.columns too, under the view's name.
     for ((ks, t), cols) in &by_table {
         if let Some(options) = tables.iter().find(|r| r.0 == *ks && r.1 == *t) {
-            out.push_str(&create_table(ks, t, cols.clone(), Some(options)));
+            let more = scalar.get(&(ks.to_string(), t.to_string()));
+            out.push_str(&create_table(ks, t, cols.clone(), Some(options), more));
         }
     }
     for i in indexes.iter().filter(|i| !is_system(&i.0)) {
@@ -204,6 +208,7 @@ fn create_table(
     t: &str,
     mut cols: Vec<&ColumnRow>,
     options: Option<&TableRow>,
+    scalar: Option<&Vec<(String, String)>>,
 ) -> String {
     cols.sort_by_key(|c| (kind_rank(&c.4), c.5, c.2.clone()));
     let defs: Vec<String> = cols
@@ -234,6 +239,9 @@ fn create_table(
                 with.push(format!("{name} = {}", map_literal(&map)));
             }
         }
+    }
+    for (name, value) in scalar.into_iter().flatten() {
+        with.push(format!("{name} = {value}"));
     }
     let with = if with.is_empty() {
         String::new()
@@ -391,7 +399,22 @@ mod tests {
                 "text",
             ),
         ];
-        let text = ddl(&keyspaces, &[], &tables, &columns, &indexes, &views);
+        let scalar = crate::table_options::ScalarOptions::from([(
+            ("iot".to_string(), "readings".to_string()),
+            vec![
+                ("comment".to_string(), "'sensor readings'".to_string()),
+                ("bloom_filter_fp_chance".to_string(), "0.1".to_string()),
+            ],
+        )]);
+        let text = ddl(
+            &keyspaces,
+            &[],
+            &tables,
+            &scalar,
+            &columns,
+            &indexes,
+            &views,
+        );
         // The text is CQL Cassandra accepts.
         let parsed = cqlmodel_cql::parse(&text);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
@@ -406,10 +429,11 @@ mod tests {
         assert!(build.errors.is_empty(), "{:?}", build.errors);
         let t = build.schema.table("iot", "readings").expect("the table");
         assert_eq!(t.options.default_time_to_live, Some(7_776_000));
+        assert_eq!(t.options.comment.as_deref(), Some("sensor readings"));
         assert_eq!(
             text,
             "CREATE KEYSPACE iot WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'};\n\
-             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND gc_grace_seconds = 864000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'};\n\
+             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND gc_grace_seconds = 864000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'} AND comment = 'sensor readings' AND bloom_filter_fp_chance = 0.1;\n\
              CREATE CUSTOM INDEX readings_temperature ON iot.readings (temperature) USING 'org.apache.cassandra.index.sai.StorageAttachedIndex';\n\
              CREATE MATERIALIZED VIEW iot.readings_by_ts AS SELECT ts, device_id FROM iot.readings WHERE ts IS NOT NULL AND device_id IS NOT NULL PRIMARY KEY ((ts), device_id);\n"
         );

@@ -29,6 +29,7 @@ pub mod model;
 mod node_header;
 mod number;
 mod parse;
+mod ring;
 mod status;
 mod tablestats_text;
 mod tablestats_tree;

@@ -3,6 +3,7 @@
 //! row per node. Columns are separated by at least two spaces (the printer pads
 //! each with `%-Ns  `), and are found by the header's names: `Tokens` is absent
 //! with one token per node, `Owns` is `Owns (effective)` only with a keyspace.
+//! `nodetool ring` opens with the same title; its rows are read by `ring`.
 
 use crate::cursor::{Cursor, Line};
 use crate::error::{ParseProblem, ProblemKind};
@@ -52,6 +53,11 @@ pub(crate) fn parse(
             || text.starts_with("|/")
             || text.starts_with("Note:")
             || (!text.is_empty() && text.bytes().all(|b| b == b'='));
+        if crate::ring::is_header(text) {
+            cursor.advance_over(line);
+            nodes.extend(crate::ring::parse(cursor, &dc, file));
+            break;
+        }
         if text.starts_with("--") {
             header = Some(columns(text).into_iter().map(str::to_string).collect());
         } else if let (Some(h), true) = (&header, is_row(text)) {

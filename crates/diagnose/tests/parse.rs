@@ -345,3 +345,34 @@ fn a_byte_order_mark_and_crlf_line_ends_are_read() {
     assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
     assert_eq!(parsed.stats[0].tables[0].sstable_count, Some(2));
 }
+
+/// `nodetool status` and `nodetool ring` captured from the 5.0.9 test node: the ring's
+/// sixteen token rows fold into the one node status lists, with the same load and ownership.
+#[test]
+fn captured_ring_and_status_describe_the_same_node() {
+    let read = |name: &str| {
+        let path = nodetool_dir().join("cassandra-5.0").join(name);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        parse_input(0, name, &text)
+    };
+    let (status, ring) = (read("status.txt"), read("ring.txt"));
+    assert!(status.problems.is_empty() && ring.problems.is_empty());
+    assert_eq!(status.status.len(), 1);
+    assert_eq!(ring.status.len(), 1, "{:?}", ring.status);
+    let (s, r) = (&status.status[0], &ring.status[0]);
+    assert_eq!(
+        (s.address.as_str(), r.address.as_str()),
+        ("127.0.0.1", "127.0.0.1")
+    );
+    assert_eq!(
+        (s.datacenter.as_str(), r.datacenter.as_str()),
+        ("datacenter1", "datacenter1")
+    );
+    assert_eq!(s.tokens, Some(16));
+    assert_eq!(r.tokens, Some(16), "one ring row per vnode");
+    assert_eq!(s.state, "UN");
+    assert_eq!(r.state, "UN");
+    assert_eq!(s.load_bytes, r.load_bytes);
+    assert_eq!(s.owns, Some(1.0));
+    assert_eq!(r.owns, Some(1.0));
+}

@@ -11,6 +11,7 @@
 
 use std::process::Command;
 
+use cqlmodel_cli::cluster_args::ClusterArgs;
 use cqlmodel_cli::diagnose_cmd::{DiagnoseArgs, FailOn, run};
 use cqlmodel_cli::review_cmd::ReviewFormat;
 use cqlmodel_livetest::{CONTACT_VAR, Node, Verdict};
@@ -48,13 +49,13 @@ fn contact() -> String {
 fn args(user: Option<(&str, &str)>) -> DiagnoseArgs {
     DiagnoseArgs {
         inputs: Vec::new(),
-        cluster: vec![contact()],
-        username: user.map(|u| u.0.to_string()),
-        password: user.map(|u| u.1.to_string()),
-        ssl: false,
-        ca_file: None,
-        dc: None,
-        connect_timeout: 10,
+        cluster: ClusterArgs {
+            cluster: vec![contact()],
+            username: user.map(|u| u.0.to_string()),
+            password: user.map(|u| u.1.to_string()),
+            connect_timeout: 10,
+            ..ClusterArgs::default()
+        },
         schema: Vec::new(),
         data_age: None,
         fail_on: FailOn::Error,
@@ -215,6 +216,29 @@ async fn diagnose_names_the_hot_key_and_its_fix_clears_it() {
     assert_eq!(node.first_bigint(count).await.expect("count"), rows_before);
 
     let found = findings_of(&json, "diag.events_by_status");
+    // The mean's label names the system table it came from, not tablestats.
+    let skew_notes = found
+        .iter()
+        .filter(|f| f["rule"] == "partition-skew")
+        .map(|f| f["notes"].to_string())
+        .collect::<String>();
+    assert!(
+        skew_notes.contains("(system.table_estimates, mean of nodes)")
+            && !skew_notes.contains("tablestats, mean"),
+        "{skew_notes}"
+    );
+    // What a live read cannot measure is said for the table (DG002, p50/p99).
+    let unmeasured = json["problems"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["table"] == "diag.events_by_status")
+        .unwrap_or_else(|| panic!("no per-table note: {:#}", json["problems"]));
+    let message = unmeasured["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains("p50/p99") && message.contains("(DG002) not measured"),
+        "{message}"
+    );
     let skew = found
         .iter()
         .find(|f| f["rule"] == "partition-skew")

@@ -7,7 +7,8 @@
 //!
 //! Counted as expected, not failed: on a default node a fix creating a materialized view
 //! ("Materialized views are disabled"), and on a one-datacenter node a fix whose replication
-//! names the fixture's datacenters ("Unrecognized strategy option {dc1} ...").
+//! names the fixture's datacenters ("Unrecognized strategy option {dc1} ..."). The fixtures
+//! whose schema holds a view are checked on the views-enabled node (the mv phase).
 
 use std::path::{Path, PathBuf};
 
@@ -89,6 +90,7 @@ fn fixes(fixture: &Fixture) -> Vec<(String, String)> {
         stats: fixture.stats.clone(),
         config: None,
         keyspace: None,
+        cluster: Default::default(),
         fail_on: Severity::Error,
         format: ReviewFormat::Json,
         color: false,
@@ -117,6 +119,8 @@ struct Tally {
     accepted: usize,
     replaced_tables: usize,
     not_cql: Vec<Checked>,
+    /// Fixes the node refuses for a reason listed in known-disagreements.toml.
+    listed: Vec<Checked>,
     expected_refusals: Vec<String>,
     failures: Vec<String>,
 }
@@ -183,6 +187,21 @@ async fn apply_fix(
         tally.statements += 1;
         let text = &statement.text;
         let is_query = is_query_or_write(text);
+        // A table named like an existing view is not run: Cassandra 5.0.9 writes it into
+        // its schema, fails registering its metrics, and then cannot restart.
+        if let Some(table) = created_table(text)
+            && is_view(node, &table).await
+        {
+            tally.listed.push(Checked {
+                id: format!("fix:{}:{rule}", fixture.name),
+                cql: first_line(text).to_string(),
+                agreement: Agreement::OnlyNodeRejects {
+                    theirs: format!("not run: {table} is a materialized view on the node"),
+                },
+                extra: Some("the fix's CREATE TABLE takes the name of an existing view".into()),
+            });
+            continue;
+        }
         let mut verdict = if is_query {
             node.prepare(text).await
         } else {
@@ -192,6 +211,12 @@ async fn apply_fix(
         if let (Verdict::Rejected(r), Some(table)) = (&verdict, created_table(text))
             && r.class == "AlreadyExists"
         {
+            // A base table cannot be dropped while views depend on it.
+            for view in views_of(node, &table).await {
+                node.run(&format!("DROP MATERIALIZED VIEW {view}"))
+                    .await
+                    .expect("node answers");
+            }
             node.run(&format!("DROP TABLE {table}"))
                 .await
                 .expect("node answers");
@@ -214,12 +239,77 @@ async fn apply_fix(
             Verdict::Rejected(r) if r.message == VIEWS_DISABLED => tally.expected_refusals.push(
                 format!("{} {rule}: {}\n    {r}", fixture.name, first_line(text)),
             ),
+            // A table named like an existing view: Cassandra 5.0.9 fails registering the
+            // table's metrics under the view's name.
+            Verdict::Rejected(r) if r.message.contains("InstanceAlreadyExistsException") => {
+                tally.listed.push(Checked {
+                    id: format!("fix:{}:{rule}", fixture.name),
+                    cql: first_line(text).to_string(),
+                    agreement: Agreement::OnlyNodeRejects {
+                        theirs: r.to_string(),
+                    },
+                    extra: Some(
+                        "the fix's CREATE TABLE takes a name the schema already uses".into(),
+                    ),
+                })
+            }
             Verdict::Rejected(r) => tally
                 .failures
                 .push(format!("{} {rule}: {text}\n    {r}", fixture.name)),
         }
     }
     changed
+}
+
+/// `ks.t` is a materialized view on the node.
+async fn is_view(node: &Node, table: &str) -> bool {
+    let Some((ks, _)) = table.split_once('.') else {
+        return false;
+    };
+    let views = node
+        .session()
+        .query_unpaged(
+            "SELECT keyspace_name, view_name FROM system_schema.views WHERE keyspace_name = ?",
+            (ks,),
+        )
+        .await;
+    let Ok(result) = views else {
+        return false;
+    };
+    let Ok(rows) = result.into_rows_result() else {
+        return false;
+    };
+    let Ok(rows) = rows.rows::<(String, String)>() else {
+        return false;
+    };
+    rows.flatten().any(|(k, v)| format!("{k}.{v}") == table)
+}
+
+/// The views (`ks.view`) whose base is `table` (`ks.t`).
+async fn views_of(node: &Node, table: &str) -> Vec<String> {
+    let Some((ks, t)) = table.split_once('.') else {
+        return Vec::new();
+    };
+    let Ok(result) = node
+        .session()
+        .query_unpaged(
+            "SELECT view_name, base_table_name FROM system_schema.views WHERE keyspace_name = ?",
+            (ks,),
+        )
+        .await
+    else {
+        return Vec::new();
+    };
+    let Ok(rows) = result.into_rows_result() else {
+        return Vec::new();
+    };
+    let Ok(rows) = rows.rows::<(String, String)>() else {
+        return Vec::new();
+    };
+    rows.flatten()
+        .filter(|(_, base)| base == t)
+        .map(|(view, _)| format!("{ks}.{view}"))
+        .collect()
 }
 
 /// SELECT, INSERT, UPDATE, DELETE and BATCH are prepared (they may carry bind markers);
@@ -255,17 +345,10 @@ fn created_table(text: &str) -> Option<String> {
     }
 }
 
-#[tokio::test(flavor = "current_thread")]
-#[ignore = "needs a node: scripts/test-cassandra.sh, or CQLMODEL_TEST_CONTACT=host:port cargo test -p cqlmodel-livetest -- --ignored"]
-async fn review_fixes_apply_to_the_schemas_they_fix() {
-    if std::env::var_os("CQLMODEL_TEST_MV").is_some() {
-        println!("skipped: the node has views enabled; this test wants a default node");
-        return;
-    }
-    let node = Node::from_env().await.expect("a node to test against");
+/// Applies each fixture's schema and then its fixes, one after the other.
+async fn check_fixtures(node: &Node, fixtures: &[Fixture]) -> Tally {
     let mut tally = Tally::default();
-    let all = fixtures();
-    for fixture in &all {
+    for fixture in fixtures {
         let fixes = fixes(fixture);
         if fixes.is_empty() {
             continue;
@@ -275,12 +358,82 @@ async fn review_fixes_apply_to_the_schemas_they_fix() {
         // replaced with a single-node one, as for the designs).
         let mut changed = true;
         for (rule, cql) in fixes {
-            if changed && !apply_fixture_schema(&node, fixture, &mut tally).await {
+            if changed && !apply_fixture_schema(node, fixture, &mut tally).await {
                 break;
             }
-            changed = apply_fix(&node, fixture, &rule, &cql, &mut tally).await;
+            changed = apply_fix(node, fixture, &rule, &cql, &mut tally).await;
         }
     }
+    tally
+}
+
+/// The fixtures a default node cannot set up, their schema holding a materialized view,
+/// are checked on the views-enabled node (`scripts/cassandra.sh start mv`,
+/// `CQLMODEL_TEST_MV=1`): schema and fixes must all be accepted.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a views-enabled node: scripts/test-cassandra.sh (mv phase)"]
+async fn review_fixes_of_fixtures_with_a_view_apply_on_a_views_enabled_node() {
+    if std::env::var_os("CQLMODEL_TEST_MV").is_none() {
+        println!("skipped: needs a node with materialized views enabled (CQLMODEL_TEST_MV=1)");
+        return;
+    }
+    let node = Node::from_env().await.expect("a node to test against");
+    let with_view: Vec<Fixture> = fixtures()
+        .into_iter()
+        .filter(|f| {
+            std::fs::read_to_string(&f.schema)
+                .is_ok_and(|s| s.to_ascii_uppercase().contains("MATERIALIZED VIEW"))
+        })
+        .collect();
+    let mut tally = check_fixtures(&node, &with_view).await;
+    println!(
+        "review fixes with a view: {} fixes from {} fixtures ({}); {} of {} statements accepted, {} refusals expected, {} refused",
+        tally.fixes,
+        with_view.len(),
+        with_view
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        tally.accepted,
+        tally.statements,
+        tally.expected_refusals.len(),
+        tally.failures.len()
+    );
+    for line in &tally.expected_refusals {
+        println!("  {line}");
+    }
+    assert!(!with_view.is_empty(), "no fixture holds a view");
+    let mut checked = std::mem::take(&mut tally.not_cql);
+    checked.append(&mut tally.listed);
+    assert_only_known(&checked);
+    assert!(
+        tally
+            .expected_refusals
+            .iter()
+            .all(|r| !r.contains("materialized view")),
+        "views are enabled here: {:?}",
+        tally.expected_refusals
+    );
+    assert!(
+        tally.failures.is_empty(),
+        "the node refuses {} statements of review fixes:\n{}",
+        tally.failures.len(),
+        tally.failures.join("\n")
+    );
+    assert!(tally.fixes > 0, "no fix of a view fixture was checked");
+}
+
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh, or CQLMODEL_TEST_CONTACT=host:port cargo test -p cqlmodel-livetest -- --ignored"]
+async fn review_fixes_apply_to_the_schemas_they_fix() {
+    if std::env::var_os("CQLMODEL_TEST_MV").is_some() {
+        println!("skipped: the node has views enabled; this test wants a default node");
+        return;
+    }
+    let node = Node::from_env().await.expect("a node to test against");
+    let all = fixtures();
+    let mut tally = check_fixtures(&node, &all).await;
     println!(
         "review fixes: {} fixes from {} fixtures; {} of {} statements accepted ({} replaced an existing table), \
          {} refusals expected on a default one-datacenter node, {} fixes do not parse as CQL, {} refused",
@@ -302,6 +455,8 @@ async fn review_fixes_apply_to_the_schemas_they_fix() {
         tally.failures.len(),
         tally.failures.join("\n")
     );
-    assert_only_known(&tally.not_cql);
+    let mut checked = std::mem::take(&mut tally.not_cql);
+    checked.append(&mut tally.listed);
+    assert_only_known(&checked);
     assert!(tally.fixes > 20, "too few fixes checked: {}", tally.fixes);
 }

@@ -462,3 +462,82 @@ async fn migrate_reads_old_from_the_cluster() {
         "ALTER TABLE iot_live.temp_by_device ADD humidity double;"
     );
 }
+
+/// `migrate --cluster` compares every table option the cluster holds: a NEW that sets the
+/// comment, bloom filter, speculative retry and CRC check chance the table already has plans
+/// nothing; a NEW with another comment plans that one ALTER.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh"]
+async fn migrate_cluster_plans_no_alter_for_options_the_cluster_has() {
+    use cqlmodel_cli::cluster_args::ClusterArgs;
+    use cqlmodel_cli::migrate_cmd::{LayoutArg, MigrateArgs, TargetArg, run};
+
+    let node = Node::from_env().await.expect("node");
+    node.fresh_keyspace("opt_live").await.expect("keyspace");
+    let options = "comment = 'readings per device' AND bloom_filter_fp_chance = 0.1 \
+                   AND speculative_retry = 'ALWAYS' AND crc_check_chance = 0.5";
+    let table = |options: &str| {
+        format!(
+            "CREATE TABLE opt_live.readings (device text, ts timestamp, v double, \
+             PRIMARY KEY ((device), ts)) WITH {options};"
+        )
+    };
+    node.must_run(table(options).trim_end_matches(';'))
+        .await
+        .expect("OLD");
+    let keyspace = format!(
+        "CREATE KEYSPACE opt_live WITH replication = {};\n",
+        cqlmodel_livetest::SINGLE_NODE_REPLICATION
+    );
+    let plan = |new_text: String| async move {
+        let dir = std::env::temp_dir().join(format!(
+            "cqlmodel-migrate-options-{}-{}",
+            std::process::id(),
+            new_text.len()
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let new_path = dir.join("new.cql");
+        std::fs::write(&new_path, new_text).expect("NEW");
+        let args = MigrateArgs {
+            schemas: vec![new_path],
+            cluster: ClusterArgs {
+                cluster: vec![std::env::var(CONTACT_VAR).expect("contact")],
+                connect_timeout: 10,
+                ..ClusterArgs::default()
+            },
+            queries: None,
+            stats: None,
+            out: None,
+            layout: LayoutArg::Numbered,
+            target: TargetArg::Cassandra,
+            renames: Vec::new(),
+        };
+        let out = tokio::task::spawn_blocking(move || run(&args, true, false, 0))
+            .await
+            .expect("ran");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+        json["changes"].as_array().cloned().unwrap_or_default()
+    };
+
+    let same = plan(format!("{keyspace}{}\n", table(options))).await;
+    assert_eq!(
+        same,
+        Vec::<serde_json::Value>::new(),
+        "the cluster has these values"
+    );
+
+    let other = options.replace("readings per device", "one row per reading");
+    let changes = plan(format!("{keyspace}{}\n", table(&other))).await;
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    assert_eq!(changes[0]["kind"], "alter");
+    let statement = changes[0]["statements"][0]["statements"][0]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        statement.contains("comment = 'one row per reading'")
+            && !statement.contains("bloom_filter_fp_chance"),
+        "{statement}"
+    );
+}

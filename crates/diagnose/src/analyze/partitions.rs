@@ -111,7 +111,7 @@ pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Diagnostic> {
         );
         out.push(
             cx.finding(&LARGE_PARTITION, sev, view, msg)
-                .with_note(size_note(&s)),
+                .with_note(size_note(view, &s)),
         );
     }
 
@@ -152,12 +152,22 @@ pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Diagnostic> {
     if let Some(msg) = skew(view, &s, limit) {
         out.push(
             cx.finding(&PARTITION_SKEW, Severity::Warning, view, msg)
-                .with_note(size_note(&s))
+                .with_note(size_note(view, &s))
                 .with_note(top_note(view)),
         );
     }
     attach_key_change(&mut out, view, cx, &s, per_row);
     out
+}
+
+/// Where the mean and the top partitions were read: tablestats, or on a live
+/// cluster the system tables that stand in for it.
+fn mean_source(view: &TableView<'_>) -> &'static str {
+    if view.live {
+        "system.table_estimates, mean of nodes"
+    } else {
+        "tablestats, mean of nodes"
+    }
 }
 
 /// The largest partition ≥ 10× the typical one (histogram max / p50, else
@@ -183,7 +193,7 @@ fn skew(view: &TableView<'_>, s: &Sizes<'_>, limit: f64) -> Option<String> {
     })
 }
 
-fn size_note(s: &Sizes<'_>) -> String {
+fn size_note(view: &TableView<'_>, s: &Sizes<'_>) -> String {
     let mut parts = Vec::new();
     for (label, r) in [("p50", s.p50), ("p99", s.p99), ("max", s.max)] {
         if let Some(r) = r {
@@ -192,8 +202,9 @@ fn size_note(s: &Sizes<'_>) -> String {
     }
     if let Some(mean) = s.mean {
         parts.push(format!(
-            "mean {} (tablestats, mean of nodes)",
-            format_bytes(mean)
+            "mean {} ({})",
+            format_bytes(mean),
+            mean_source(view)
         ));
     }
     format!("partition sizes: {}", parts.join(", "))
@@ -214,10 +225,12 @@ fn top_note(view: &TableView<'_>) -> String {
     if top.is_empty() {
         String::new()
     } else {
-        format!(
-            "largest partitions (tablestats top partitions): {}",
-            top.join(", ")
-        )
+        let source = if view.live {
+            "system.top_partitions"
+        } else {
+            "tablestats top partitions"
+        };
+        format!("largest partitions ({source}): {}", top.join(", "))
     }
 }
 
