@@ -40,6 +40,22 @@ pub fn run(
     run_with(&files, out, WriteOptions::default(), json_output, color)
 }
 
+/// The wrong-language error for a model that reads as CQL.
+fn cql_given(model_sql: &str, file: usize) -> Option<Diagnostic> {
+    if !crate::sniff::looks_like_cql(model_sql) {
+        return None;
+    }
+    let first_line = model_sql.find('\n').unwrap_or(model_sql.len());
+    Some(
+        Diagnostic::error(
+            "wrong-language",
+            format!("this file {}", crate::sniff::CQL_TO_DESIGN),
+        )
+        .with_file(file)
+        .with_primary(0..first_line, "not relational SQL"),
+    )
+}
+
 /// The input files of a design.
 pub struct DesignFiles<'a> {
     pub model: &'a Path,
@@ -108,6 +124,11 @@ pub fn run_once(
     let d = match design_with(&input, &DesignOptions { horizon }) {
         Ok(d) => d,
         Err(e) => {
+            // CQL given as the model: one message instead of a syntax error
+            // per statement.
+            if let Some(wrong) = cql_given(input.model_sql, files.model) {
+                return input_error(&[wrong], &sources, json_output, color);
+            }
             // Every problem of the stop, not only the first.
             let diagnostics: Vec<Diagnostic> = std::iter::once(&e)
                 .chain(&e.also)

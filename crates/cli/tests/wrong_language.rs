@@ -55,3 +55,19 @@ fn every_schema_command_names_the_language_and_the_command_that_takes_it() {
         one_clear_error(&explain, expected);
     }
 }
+
+#[test]
+fn a_cql_schema_given_to_design_is_one_error_naming_the_commands_that_take_cql() {
+    let out = std::env::temp_dir().join(format!("cqlmodel-wrong-language-{}", std::process::id()));
+    let iot = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/iot.cql");
+    one_clear_error(
+        &[
+            "design",
+            iot,
+            "--out",
+            out.to_str().expect("utf-8 temp dir"),
+        ],
+        "looks like CQL, not relational SQL",
+    );
+    assert!(!out.exists(), "nothing is written on an input error");
+}

@@ -153,3 +153,31 @@ fn the_helpdesk_designs_every_statement_or_says_why_not() {
     assert!(d.model.entity("schema_migrations").is_none());
     insta::assert_snapshot!(summary(&d));
 }
+
+/// `ticket_followers` is only ever deleted (no read needs its rows, nothing
+/// inserts it): the delete's write path writes nothing, and says so in the
+/// path and in the design's warnings rather than being a silent no-op.
+#[test]
+fn a_write_with_no_table_to_change_says_so() {
+    let d = run("pg-app-helpdesk");
+    let path = d
+        .write_paths
+        .iter()
+        .find(|p| p.name == "unfollow_by_email")
+        .expect("the unfollow write path");
+    assert!(path.statements.is_empty(), "{path:?}");
+    assert!(
+        path.notes
+            .iter()
+            .any(|n| n.contains("no designed table holds `ticket_followers`")),
+        "{:?}",
+        path.notes
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("unfollow_by_email: no designed table holds")),
+        "{:?}",
+        d.warnings
+    );
+}

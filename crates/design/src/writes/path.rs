@@ -109,6 +109,17 @@ pub(super) fn plan_path(
     let defaulted = super::defaults::fill_defaults(model, tables, &m, &mut statements, &mut notes);
     let not_atomic = not_atomic(&statements);
     notes.extend(generated_key(model, &m, &defaulted));
+    if statements.is_empty() && ctx.mentions.get(&m.entity).is_none_or(Vec::is_empty) {
+        // Never a silent no-op: the path exists, and says why it writes nothing.
+        let why = format!(
+            "no designed table holds `{}` (no read in the query list needs its rows), so this {} changes nothing in Cassandra; if something else reads `{}`, add its queries and the design keeps a table for it",
+            m.entity,
+            m.kind.verb(),
+            m.entity
+        );
+        warnings.push(format!("{name}: {why}"));
+        notes.push(why);
+    }
     WritePath {
         name,
         entity: m.entity.clone(),

@@ -152,9 +152,13 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 "write it next to `{base_name}` from the application, with a retry (or a replay from a queue) when one write fails"
             )
         };
+        let table_name = replacement_name(&view.name);
         f = f.fix(
-            format!("replace the view by a table the application maintains: {how}. Backfill it, switch reads, then drop the view"),
-            Some(create_table_for(view)),
+            format!(
+                "replace the view by a table the application maintains, `{}.{table_name}` (it cannot take the view's name while the view exists, and the view must stay until readers have moved): {how}. Backfill it, switch reads, then drop the view",
+                view.keyspace
+            ),
+            Some(create_table_for(view, &table_name)),
         );
         out.push(f);
     }
@@ -179,12 +183,24 @@ fn same_partition_key(view: &Table, base: &Table) -> bool {
     names(view) == names(base)
 }
 
-/// `CREATE TABLE` with the view's name, columns, primary key and clustering order.
-fn create_table_for(view: &Table) -> String {
+/// The replacement table's name: the view's with `_v2`, cut to Cassandra's
+/// 48-character limit. A table named like an existing view is refused, and
+/// Cassandra 5.0.9 even keeps it half-created (it fails registering the
+/// table's metrics under the view's name and then cannot restart), so the
+/// fix must never reuse the view's name.
+fn replacement_name(view: &str) -> String {
+    const SUFFIX: &str = "_v2";
+    const MAX: usize = 48;
+    let keep: String = view.chars().take(MAX - SUFFIX.len()).collect();
+    format!("{keep}{SUFFIX}")
+}
+
+/// `CREATE TABLE name` with the view's columns, primary key and clustering order.
+fn create_table_for(view: &Table, name: &str) -> String {
     let mut cql = format!(
         "CREATE TABLE {}.{} (\n",
         quote_ident(&view.keyspace),
-        quote_ident(&view.name)
+        quote_ident(name)
     );
     for c in &view.columns {
         let stat = if c.is_static() { " static" } else { "" };
@@ -218,4 +234,19 @@ fn create_table_for(view: &Table) -> String {
     }
     cql.push(';');
     cql
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replacement_name;
+
+    #[test]
+    fn the_replacement_table_never_takes_the_view_name_and_fits_the_limit() {
+        assert_eq!(replacement_name("temp_by_day"), "temp_by_day_v2");
+        let long = "v".repeat(48);
+        let name = replacement_name(&long);
+        assert_ne!(name, long);
+        assert_eq!(name.chars().count(), 48);
+        assert!(name.ends_with("_v2"));
+    }
 }
