@@ -117,3 +117,12 @@ fn constant_groups_and_aliases_in_parentheses() {
         assert_eq!(printed(src), canonical);
     }
 }
+
+/// Found by the round-trip property: `(ascii) as + a` reads back as the
+/// group `(ascii)` with an alias, so a hinted column named `as` prints quoted.
+#[test]
+fn a_hinted_column_named_as_prints_quoted_and_reads_back() {
+    let text = printed("SELECT a + (ascii) \"as\" + a FROM t");
+    assert_eq!(text, "SELECT a + (ascii) \"as\" + a FROM t");
+    selectors(&text);
+}

@@ -62,6 +62,14 @@ impl Display for SelectorKind {
             }
             // The hint applies to one group without modifiers: anything more is
             // parenthesized.
+            // `(ascii) as + a` reads as a group `(ascii)` aliased `AS …`:
+            // a hinted column named `as` is quoted.
+            SelectorKind::TypeHint {
+                data_type,
+                selector,
+            } if matches!(&selector.kind, SelectorKind::Column(c) if c.value == "as") => {
+                write!(f, "({data_type}) \"as\"")
+            }
             SelectorKind::TypeHint {
                 data_type,
                 selector,
