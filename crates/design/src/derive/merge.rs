@@ -82,10 +82,58 @@ fn absorb_served(out: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
             continue;
         };
         if let Some(h) = slots.get_mut(j).and_then(Option::as_mut) {
-            absorb(h, x, model, "is served by a prefix of its primary key");
+            let why = if same_key_and_rows(h, &x) {
+                format!(
+                    "has the same partition key, clustering columns and rows{}: one table serves both",
+                    how_it_differs(h, &x)
+                )
+            } else {
+                "is served by a prefix of its primary key".to_string()
+            };
+            absorb(h, x, model, &why);
         }
     }
     slots.into_iter().flatten().collect()
+}
+
+/// Two tables of one grain whose partition keys hold the same columns and
+/// whose clustering holds the same columns are one table written twice: the
+/// same partitions, the same rows in each.
+fn same_key_and_rows(host: &TableDesign, x: &TableDesign) -> bool {
+    host.grain == x.grain
+        && sorted(host.partition_key.iter().collect()) == sorted(x.partition_key.iter().collect())
+        && sorted(host.clustering.iter().map(|(p, _)| p).collect())
+            == sorted(x.clustering.iter().map(|(p, _)| p).collect())
+}
+
+/// What sets two same-key tables apart, for the decision line.
+fn how_it_differs(host: &TableDesign, x: &TableDesign) -> String {
+    let mut differences: Vec<&str> = Vec::new();
+    if host.partition_key != x.partition_key {
+        differences.push("its partition key columns in another order");
+    }
+    let columns = |t: &TableDesign| {
+        t.clustering
+            .iter()
+            .map(|(p, _)| p)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    if columns(host) != columns(x) {
+        differences.push("its clustering columns in another order");
+    } else if host.clustering != x.clustering {
+        differences.push("read in the other clustering direction");
+    }
+    if differences.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", differences.join(", "))
+    }
+}
+
+fn sorted(mut parts: Vec<&KeyPart>) -> Vec<&KeyPart> {
+    parts.sort();
+    parts
 }
 
 /// True when `host` answers `x`'s query: same rows (grain), host's partition
