@@ -80,10 +80,11 @@ pub fn read_model(text: &str) -> ModelRead {
         }
     }
     let Shape {
-        model,
+        mut model,
         notes,
         errors: shape_errors,
     } = shape(g);
+    model.index_entities();
     errors.extend(shape_errors);
     // With no table at all, say so, unless a statement's error already
     // explains it (a CREATE TABLE that did not parse).

@@ -135,11 +135,44 @@ pub struct Model {
     /// `(table, column)` of the vector columns ANN reads rank by, and the SAI
     /// similarity function their operator asks for (`cosine` for `<=>`).
     pub vector_similarity: std::collections::BTreeMap<(String, String), String>,
+    /// Where each entity is in `entities`, once the model is complete
+    /// ([`Model::index_entities`]): the designer looks entities up by name for
+    /// every table and write path, a scan of 10,000 entities each time.
+    pub index: EntityIndex,
 }
+
+/// Entity positions by name: a cache, not part of the model (two models
+/// are equal whatever their caches hold). A stale entry is never trusted:
+/// [`Model::entity`] checks the name it finds and otherwise scans.
+#[derive(Debug, Clone, Default)]
+pub struct EntityIndex(std::collections::HashMap<String, usize>);
+
+impl PartialEq for EntityIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for EntityIndex {}
 
 impl Model {
     pub fn entity(&self, name: &str) -> Option<&Entity> {
+        if let Some(e) = self.index.0.get(name).and_then(|&i| self.entities.get(i))
+            && e.name == name
+        {
+            return Some(e);
+        }
         self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// Indexes the entities by name (the first of a name wins, as a scan
+    /// finds it). Entities added later are still found, by a scan.
+    pub fn index_entities(&mut self) {
+        let mut index = std::collections::HashMap::with_capacity(self.entities.len());
+        for (i, e) in self.entities.iter().enumerate() {
+            index.entry(e.name.clone()).or_insert(i);
+        }
+        self.index = EntityIndex(index);
     }
 
     /// The foreign keys between `a` and `b` (either direction), as

@@ -1,47 +1,139 @@
 //! Step 3: tables with the same key structure merged, and a query served by a
 //! prefix of another table's key absorbed into it.
 
+use std::collections::HashMap;
+
 use super::{KeyPart, Role, TableDesign, TableKind, add_columns};
 use crate::relational::Model;
 use crate::select::ColRef;
 
 /// Step 3: one table per key structure, and a query whose equalities cover
 /// another table's partition key plus a clustering prefix is served by it.
-pub fn merge(mut tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
+///
+/// Both passes look only at tables that can merge (same entity and key, or
+/// same grain), found through a map: a 10,000-read design compares each
+/// table with its few neighbours, not with every other table.
+pub fn merge(tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
+    let out = same_key_structure(tables, model);
+    absorb_served(out, model)
+}
+
+/// Tables of one entity and grain with the same key become one. A table
+/// joins the first earlier one it matches, as a scan in input order would.
+fn same_key_structure(tables: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
+    type Signature = (String, Vec<String>, Vec<KeyPart>, Vec<(KeyPart, bool)>);
     let mut out: Vec<TableDesign> = Vec::new();
-    for t in tables.drain(..) {
-        // The cheap comparisons first: this runs for every pair of candidates,
-        // and key_signature() clones both keys.
-        if let Some(same) = out.iter_mut().find(|o| {
-            o.entity == t.entity
-                && o.grain == t.grain
-                && o.kind == t.kind
-                && (t.name.is_empty() || o.name.is_empty() || o.name == t.name)
-                && o.key_signature() == t.key_signature()
-        }) {
-            absorb(same, t, model, "has the same key structure");
-        } else {
-            out.push(t);
-        }
-    }
-    // Later tables are absorbed into earlier ones first: the query listed
-    // first keeps its table's clustering order, a later one reads it reversed.
-    loop {
-        let pair = (0..out.len()).rev().find_map(|i| {
-            let x = out.get(i)?;
-            (0..out.len())
-                .filter(|&j| j != i)
-                .find(|&j| out.get(j).is_some_and(|h| serves(h, x)))
-                .map(|j| (i, j))
+    let mut by_signature: HashMap<Signature, Vec<usize>> = HashMap::new();
+    for t in tables {
+        let (partition_key, clustering) = t.key_signature();
+        let signature = (t.entity.clone(), t.grain.clone(), partition_key, clustering);
+        let bucket = by_signature.entry(signature).or_default();
+        let same = bucket.iter().copied().find(|&o| {
+            out.get(o).is_some_and(|o| {
+                o.kind == t.kind && (t.name.is_empty() || o.name.is_empty() || o.name == t.name)
+            })
         });
-        let Some((i, j)) = pair else { break };
-        let x = out.remove(i);
-        let j = if j > i { j - 1 } else { j };
-        if let Some(h) = out.get_mut(j) {
-            absorb(h, x, model, "is served by a prefix of its primary key");
+        match same.and_then(|o| out.get_mut(o)) {
+            Some(same) => absorb(same, t, model, "has the same key structure"),
+            None => {
+                bucket.push(out.len());
+                out.push(t);
+            }
         }
     }
     out
+}
+
+/// A table whose query another table serves is absorbed into it: later
+/// tables first, each into the earliest table that serves it.
+///
+/// One pass from the last table to the first gives what restarting the scan
+/// after every absorb would: absorbing never makes a table serve one it did
+/// not serve before (the host's key is unchanged, its name and ordered prefix
+/// only grow, and both only narrow what `serves` accepts), so a table found
+/// unserved stays unserved.
+fn absorb_served(out: Vec<TableDesign>, model: &Model) -> Vec<TableDesign> {
+    let mut slots: Vec<Option<TableDesign>> = out.into_iter().map(Some).collect();
+    // Only tables of one grain can serve each other.
+    let mut by_grain: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for (i, t) in slots.iter().enumerate() {
+        if let Some(t) = t
+            && t.kind == TableKind::Table
+        {
+            by_grain.entry(t.grain.clone()).or_default().push(i);
+        }
+    }
+    for i in (0..slots.len()).rev() {
+        let Some(x) = slots.get(i).and_then(Option::as_ref) else {
+            continue;
+        };
+        let Some(candidates) = by_grain.get(&x.grain) else {
+            continue;
+        };
+        let host = candidates.iter().copied().find(|&j| {
+            j != i
+                && slots
+                    .get(j)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|h| serves(h, x))
+        });
+        let Some(j) = host else { continue };
+        let Some(x) = slots.get_mut(i).and_then(Option::take) else {
+            continue;
+        };
+        if let Some(h) = slots.get_mut(j).and_then(Option::as_mut) {
+            let why = if same_key_and_rows(h, &x) {
+                format!(
+                    "has the same partition key, clustering columns and rows{}: one table serves both",
+                    how_it_differs(h, &x)
+                )
+            } else {
+                "is served by a prefix of its primary key".to_string()
+            };
+            absorb(h, x, model, &why);
+        }
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// Two tables of one grain whose partition keys hold the same columns and
+/// whose clustering holds the same columns are one table written twice: the
+/// same partitions, the same rows in each.
+fn same_key_and_rows(host: &TableDesign, x: &TableDesign) -> bool {
+    host.grain == x.grain
+        && sorted(host.partition_key.iter().collect()) == sorted(x.partition_key.iter().collect())
+        && sorted(host.clustering.iter().map(|(p, _)| p).collect())
+            == sorted(x.clustering.iter().map(|(p, _)| p).collect())
+}
+
+/// What sets two same-key tables apart, for the decision line.
+fn how_it_differs(host: &TableDesign, x: &TableDesign) -> String {
+    let mut differences: Vec<&str> = Vec::new();
+    if host.partition_key != x.partition_key {
+        differences.push("its partition key columns in another order");
+    }
+    let columns = |t: &TableDesign| {
+        t.clustering
+            .iter()
+            .map(|(p, _)| p)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    if columns(host) != columns(x) {
+        differences.push("its clustering columns in another order");
+    } else if host.clustering != x.clustering {
+        differences.push("read in the other clustering direction");
+    }
+    if differences.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", differences.join(", "))
+    }
+}
+
+fn sorted(mut parts: Vec<&KeyPart>) -> Vec<&KeyPart> {
+    parts.sort();
+    parts
 }
 
 /// True when `host` answers `x`'s query: same rows (grain), host's partition

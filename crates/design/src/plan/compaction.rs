@@ -1,6 +1,8 @@
 //! The compaction strategy and default TTL of each table, from its entity's
 //! retention and the rates of the queries and mutations that touch it.
 
+use std::collections::HashMap;
+
 use cqlmodel_stats::{Retention, Stats, Volume};
 
 use super::{entity_key, trim_float};
@@ -16,6 +18,7 @@ pub(super) fn choose_compaction(
     stats: Option<&Stats>,
     tables: &mut [TableDesign],
 ) {
+    let index = SpecIndex::new(specs);
     for t in tables.iter_mut() {
         let retention = stats
             .and_then(|s| s.tables.get(&entity_key(&t.entity)))
@@ -33,23 +36,20 @@ pub(super) fn choose_compaction(
             // A TTL that replaces a retention job (`records`), else none.
             _ => t.ttl,
         };
-        let mutations: Vec<&crate::querylist::MutationSpec> = specs
+        let touching = index.touching(t);
+        let mutations: Vec<&crate::querylist::MutationSpec> = touching
             .iter()
-            .filter_map(|q| match &q.body {
-                Body::Mutation(m) if m.entity == t.entity || t.grain.contains(&m.entity) => Some(m),
+            .filter_map(|&i| match specs.get(i).map(|q| &q.body) {
+                Some(Body::Mutation(m)) => Some(m),
                 _ => None,
             })
             .collect();
         let rate_of = |kind: crate::querylist::MutationKind| -> f64 {
-            specs
+            touching
                 .iter()
+                .filter_map(|&i| specs.get(i))
                 .filter_map(|q| match &q.body {
-                    Body::Mutation(m)
-                        if (m.entity == t.entity || t.grain.contains(&m.entity))
-                            && m.kind == kind =>
-                    {
-                        Some(q.rate.unwrap_or(0.0))
-                    }
+                    Body::Mutation(m) if m.kind == kind => Some(q.rate.unwrap_or(0.0)),
                     _ => None,
                 })
                 .sum()
@@ -57,9 +57,10 @@ pub(super) fn choose_compaction(
         let inserts = rate_of(crate::querylist::MutationKind::Insert);
         let updates = rate_of(crate::querylist::MutationKind::Update)
             + rate_of(crate::querylist::MutationKind::Delete);
-        let reads: f64 = specs
+        let reads: f64 = index
+            .reading(t)
             .iter()
-            .filter(|q| t.queries.contains(&q.name))
+            .filter_map(|&i| specs.get(i))
             .filter_map(|q| q.rate)
             .sum();
         // Append-only: nothing but inserts, or (with rates) updates and deletes
@@ -90,6 +91,62 @@ pub(super) fn choose_compaction(
                 t.entity
             ));
         }
+    }
+}
+
+/// The specs by name and the mutations by entity, as positions in the list:
+/// per table, the specs it is read or written by are looked up, not found by
+/// a scan of every spec (the sums below then add them in list order, as the
+/// scan did).
+struct SpecIndex<'s> {
+    by_name: HashMap<&'s str, Vec<usize>>,
+    mutations_by_entity: HashMap<&'s str, Vec<usize>>,
+}
+
+impl<'s> SpecIndex<'s> {
+    fn new(specs: &'s [QuerySpec]) -> Self {
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut mutations_by_entity: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, q) in specs.iter().enumerate() {
+            by_name.entry(q.name.as_str()).or_default().push(i);
+            if let Body::Mutation(m) = &q.body {
+                mutations_by_entity
+                    .entry(m.entity.as_str())
+                    .or_default()
+                    .push(i);
+            }
+        }
+        SpecIndex {
+            by_name,
+            mutations_by_entity,
+        }
+    }
+
+    /// The mutations of the table's entity or of an entity of its grain.
+    fn touching(&self, t: &TableDesign) -> Vec<usize> {
+        let mut out: Vec<usize> = std::iter::once(&t.entity)
+            .chain(&t.grain)
+            .filter_map(|e| self.mutations_by_entity.get(e.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The specs named by the table's queries.
+    fn reading(&self, t: &TableDesign) -> Vec<usize> {
+        let mut out: Vec<usize> = t
+            .queries
+            .iter()
+            .filter_map(|q| self.by_name.get(q.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -158,15 +215,33 @@ pub(super) fn refine_compaction(
     paths: &[crate::writes::WritePath],
     tables: &mut [TableDesign],
 ) {
+    let index = SpecIndex::new(specs);
+    // Each table's statements of the paths with a rate, in path order.
+    let mut written: HashMap<
+        &str,
+        Vec<(
+            &crate::writes::WritePath,
+            f64,
+            &crate::writes::WriteStatement,
+        )>,
+    > = HashMap::new();
+    for w in paths {
+        let Some(rate) = w.rate else { continue };
+        for st in &w.statements {
+            written
+                .entry(st.table.as_str())
+                .or_default()
+                .push((w, rate, st));
+        }
+    }
     for t in tables.iter_mut() {
         if matches!(t.kind, crate::derive::TableKind::View { .. }) {
             continue;
         }
         let (mut inserts, mut updates) = (0.0, 0.0);
         let mut any = false;
-        for w in paths {
-            let Some(rate) = w.rate else { continue };
-            for st in w.statements.iter().filter(|s| s.table == t.name) {
+        if let Some(statements) = written.get(t.name.as_str()) {
+            for &(w, rate, st) in statements {
                 let rows = if st.repeat.is_some() {
                     w.write_amplification.unwrap_or(1.0)
                 } else {
@@ -184,9 +259,10 @@ pub(super) fn refine_compaction(
         if !any {
             continue;
         }
-        let reads: f64 = specs
+        let reads: f64 = index
+            .reading(t)
             .iter()
-            .filter(|q| t.queries.contains(&q.name))
+            .filter_map(|&i| specs.get(i))
             .filter_map(|q| q.rate)
             .sum();
         let append_only = updates <= 0.01 * inserts && inserts > 0.0;

@@ -10,7 +10,7 @@ mod read_first;
 mod sizing;
 mod whole_tables;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use cqlmodel_stats::{BucketUnit, Stats};
 use serde::Serialize;
@@ -294,6 +294,14 @@ pub fn design_with(
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
     let mut queries = Vec::new();
+    // The first table serving each read, found once rather than by a scan
+    // of every table per read.
+    let mut table_of: HashMap<&str, usize> = HashMap::new();
+    for (i, t) in tables.iter().enumerate() {
+        for q in &t.queries {
+            table_of.entry(q.as_str()).or_insert(i);
+        }
+    }
     for q in &specs {
         let Body::Select(spec) = &q.body else {
             continue;
@@ -314,7 +322,7 @@ pub fn design_with(
             });
             continue;
         }
-        let Some(t) = tables.iter().find(|t| t.queries.contains(&q.name)) else {
+        let Some(t) = table_of.get(q.name.as_str()).and_then(|&i| tables.get(i)) else {
             continue;
         };
         let ts = table_stats
@@ -486,12 +494,15 @@ fn name_tables(tables: &mut [TableDesign]) {
 /// sources' rows: from a table of the row entity keyed by the source, when the
 /// design has one.
 fn hybrid_reads(tables: &[TableDesign], paths: &[WritePath], queries: &mut [QueryPlan]) {
+    // Collected once: a scan of every statement per table is quadratic.
+    let hybrid: std::collections::HashSet<&str> = paths
+        .iter()
+        .flat_map(|w| &w.statements)
+        .filter(|s| s.hybrid)
+        .map(|s| s.table.as_str())
+        .collect();
     for t in tables {
-        let hybrid = paths
-            .iter()
-            .flat_map(|w| &w.statements)
-            .any(|s| s.hybrid && s.table == t.name);
-        if !hybrid {
+        if !hybrid.contains(t.name.as_str()) {
             continue;
         }
         // The source: the row entity's attribute joined to the other grain entity.

@@ -36,7 +36,7 @@ pub(super) fn cascades(
     let mut parents = vec![(m.entity.clone(), 0usize)];
     let mut visited = vec![m.entity.clone()];
     while let Some((parent, depth)) = parents.pop() {
-        for child in &ctx.model.entities {
+        for &child in ctx.children.get(parent.as_str()).into_iter().flatten() {
             for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
                 let Some(action) = fk.on_delete else { continue };
                 if visited.contains(&child.name) {

@@ -142,6 +142,9 @@ pub(super) fn guard_set_counts(
         .primary_key
         .iter()
         .all(|c| e.foreign_keys.iter().any(|f| f.columns.contains(c)));
+    if !is_set {
+        return;
+    }
     // The table whose key is the primary key and nothing else: only there
     // does `IF NOT EXISTS` see the same row again.
     let Some(record) = tables
@@ -154,9 +157,6 @@ pub(super) fn guard_set_counts(
     else {
         return;
     };
-    if !is_set {
-        return;
-    }
     let counts = statements
         .iter()
         .any(|s| s.counter && s.cql.contains("+ 1"));

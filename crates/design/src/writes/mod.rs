@@ -198,14 +198,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = path::Context {
-        model,
-        meaning,
-        tables,
-        keyspace,
-        stats,
-        mentions: path::mentions(tables),
-    };
+    let ctx = path::Context::new(model, meaning, tables, keyspace, stats);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()

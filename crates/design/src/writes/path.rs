@@ -13,7 +13,7 @@ use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, rang
 use crate::derive::{KeyPart, TableDesign};
 use crate::meaning::Meaning;
 use crate::querylist::{MutationKind, MutationSpec};
-use crate::relational::Model;
+use crate::relational::{Entity, Model};
 
 /// What every path is planned against.
 pub(super) struct Context<'a> {
@@ -25,6 +25,67 @@ pub(super) struct Context<'a> {
     /// Per entity, the indexes of the tables that hold any of its attributes
     /// (rows, statics, copies, counts): the only tables a mutation can touch.
     pub(super) mentions: HashMap<String, Vec<usize>>,
+    /// The indexes of the tables of each name, in table order.
+    pub(super) by_name: HashMap<&'a str, Vec<usize>>,
+    /// Per referenced entity, the entities with a foreign key to it, in
+    /// model order.
+    pub(super) children: HashMap<&'a str, Vec<&'a Entity>>,
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(
+        model: &'a Model,
+        meaning: &'a Meaning,
+        tables: &'a [TableDesign],
+        keyspace: &'a str,
+        stats: Option<&'a Stats>,
+    ) -> Self {
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, t) in tables.iter().enumerate() {
+            by_name.entry(t.name.as_str()).or_default().push(i);
+        }
+        let mut children: HashMap<&str, Vec<&Entity>> = HashMap::new();
+        for child in &model.entities {
+            for fk in &child.foreign_keys {
+                let of_parent = children.entry(fk.table.as_str()).or_default();
+                if !of_parent.last().is_some_and(|c| std::ptr::eq(*c, child)) {
+                    of_parent.push(child);
+                }
+            }
+        }
+        Context {
+            model,
+            meaning,
+            tables,
+            keyspace,
+            stats,
+            mentions: mentions(tables),
+            by_name,
+            children,
+        }
+    }
+
+    /// The tables named `name`, in table order.
+    pub(super) fn named(&self, name: &str) -> impl Iterator<Item = &'a TableDesign> + use<'_, 'a> {
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.tables.get(i))
+    }
+
+    /// The table of `entity`'s row of record (as `conditions::record_table`):
+    /// such a table holds the entity's rows, so it is among the tables that
+    /// mention the entity.
+    fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
+        let e = self.model.entity(entity)?;
+        self.mentions
+            .get(entity)
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.tables.get(i))
+            .find(|t| t.rows_by_primary_key(e))
+    }
 }
 
 /// Which tables hold attributes of which entity (directly or through a join
@@ -91,7 +152,7 @@ pub(super) fn plan_path(
             m.kind.verb(),
         ));
     }
-    let record = conditions::record_table(model, tables, &m.entity).map(|t| t.name.clone());
+    let record = ctx.record_table(&m.entity).map(|t| t.name.clone());
     super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
     super::partial::release_partial_claims(
         model,
@@ -198,7 +259,7 @@ fn order(
     record: Option<&str>,
     statements: &mut [WriteStatement],
 ) {
-    let (model, tables) = (ctx.model, ctx.tables);
+    let model = ctx.model;
     statements.sort_by_key(|s| match s.step {
         Step::Sweep => 5,
         Step::Release => 4,
@@ -209,9 +270,9 @@ fn order(
         Step::Plain if s.repeat.is_some() => 3,
         Step::Plain if s.counter => 2,
         Step::Plain
-            if tables
-                .iter()
-                .any(|t| t.name == s.table && pk_is_entity_key(model, t, &m.entity)) =>
+            if ctx
+                .named(&s.table)
+                .any(|t| pk_is_entity_key(model, t, &m.entity)) =>
         {
             0
         }
