@@ -118,11 +118,39 @@ fn constant_groups_and_aliases_in_parentheses() {
     }
 }
 
-/// Found by the round-trip property: `(ascii) as + a` reads back as the
-/// group `(ascii)` with an alias, so a hinted column named `as` prints quoted.
+/// Found by the round-trip property: `(ascii) as + a` and `(ascii) as()`
+/// read back as the group `(ascii)` with an alias, so a hinted selector that
+/// starts with the word `as` prints in parentheses.
 #[test]
-fn a_hinted_column_named_as_prints_quoted_and_reads_back() {
-    let text = printed("SELECT a + (ascii) \"as\" + a FROM t");
-    assert_eq!(text, "SELECT a + (ascii) \"as\" + a FROM t");
+fn a_hinted_selector_starting_with_as_prints_grouped_and_reads_back() {
+    for (src, expected) in [
+        (
+            "SELECT a + (ascii) \"as\" + a FROM t",
+            "SELECT a + (ascii) (as) + a FROM t",
+        ),
+        (
+            "SELECT (ascii) \"as\"() FROM t",
+            "SELECT (ascii) (as()) FROM t",
+        ),
+        ("SELECT (ascii) asset FROM t", "SELECT (ascii) asset FROM t"),
+    ] {
+        let text = printed(src);
+        assert_eq!(text, expected);
+        assert_eq!(selectors(&text), selectors(src));
+    }
+}
+
+/// Found by the round-trip property: `SELECT json - a …` reads as
+/// `SELECT JSON -a …` (Cassandra's grammar takes JSON when a selection
+/// follows), so a first column named `json` before an operator is quoted.
+#[test]
+fn a_first_column_named_json_before_an_operator_prints_quoted() {
+    let text = printed("SELECT \"json\" - a + a FROM t");
+    assert_eq!(text, "SELECT \"json\" - a + a FROM t");
     selectors(&text);
+    assert_eq!(
+        printed("SELECT json AS j, a FROM t"),
+        "SELECT json AS j, a FROM t"
+    );
+    assert_eq!(printed("SELECT json, a FROM t"), "SELECT json, a FROM t");
 }

@@ -62,13 +62,14 @@ impl Display for SelectorKind {
             }
             // The hint applies to one group without modifiers: anything more is
             // parenthesized.
-            // `(ascii) as + a` reads as a group `(ascii)` aliased `AS …`:
-            // a hinted column named `as` is quoted.
+            // `(ascii) as + a` and `(ascii) as()` read as a group `(ascii)`
+            // aliased `AS …`: a hinted selector that starts with the word
+            // `as` is parenthesized (a group is transparent).
             SelectorKind::TypeHint {
                 data_type,
                 selector,
-            } if matches!(&selector.kind, SelectorKind::Column(c) if c.value == "as") => {
-                write!(f, "({data_type}) \"as\"")
+            } if starts_with_as(&selector.kind.to_string()) => {
+                write!(f, "({data_type}) ({})", selector.kind)
             }
             SelectorKind::TypeHint {
                 data_type,
@@ -98,6 +99,17 @@ impl Display for SelectorKind {
             }
         }
     }
+}
+
+/// Whether `text` starts with the word `as` (the alias keyword).
+fn starts_with_as(text: &str) -> bool {
+    let mut chars = text.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('a' | 'A'), Some('s' | 'S'))
+    ) && !chars
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// A selector, in parentheses when `needs(selector)`.
@@ -228,8 +240,9 @@ impl Display for Select {
             f.write_str("DISTINCT ")?;
         }
         let selection = self.selection.to_string();
-        // A first column named `json` or `distinct` followed by `[`, `.` or `(`
-        // would read as the keyword: quote it.
+        // A first column named `json` or `distinct` followed by more of the
+        // selector (`[`, `.`, `(`, or an operator: `json - a`) would read as
+        // the keyword: quote it.
         let shadowed = [
             ("json", !self.json && !self.distinct),
             ("distinct", !self.distinct),
@@ -238,9 +251,11 @@ impl Display for Select {
         .find(|(word, applies)| {
             *applies
                 && selection.strip_prefix(word).is_some_and(|rest| {
+                    let next = rest.trim_start();
                     rest.starts_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        && !rest.starts_with(' ')
-                        && !rest.starts_with(',')
+                        && !next.is_empty()
+                        && !next.starts_with(',')
+                        && !next.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("as "))
                 })
         });
         match shadowed {

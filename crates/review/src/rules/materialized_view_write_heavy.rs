@@ -52,9 +52,12 @@ declare_rule! {
     /// primary key as the view. Write both with a retry (or replay from a queue)
     /// when the keys differ; when the view keeps the base's partition key, one
     /// LOGGED batch of the two writes is a single mutation, atomic and without
-    /// the batchlog.
+    /// the batchlog. The fix names it `<view>_v2`: a table cannot take the view's
+    /// name while the view exists (Cassandra refuses it, and 5.0.9 even keeps the
+    /// half-made table and then fails to restart), and the view stays until the
+    /// readers have moved to the table.
     /// ```cql
-    /// CREATE TABLE iot.temp_by_day (day date, device_id text, ts timestamp, temp double,
+    /// CREATE TABLE iot.temp_by_day_v2 (day date, device_id text, ts timestamp, temp double,
     ///     PRIMARY KEY (day, device_id, ts));
     /// ```
     ///
