@@ -455,3 +455,39 @@ SELECT ticket_id, title FROM tickets WHERE assignee = $1;";
         cqls(open)
     );
 }
+
+/// A table only the write paths read (a cascade's lookup of the children's
+/// keys) is part of the workload: queries.cql lists its read, and the design's
+/// own review does not call it "written, never read".
+#[test]
+fn tables_only_write_paths_read_are_listed_as_reads() {
+    for name in ["blog", "music", "rental", "maps", "inventory"] {
+        let d = app(name);
+        let queries = d.queries_cql();
+        for t in d.tables.iter().filter(|t| t.queries.is_empty()) {
+            let mention = format!("`{}`", t.name);
+            let read_first = d.write_paths.iter().any(|w| {
+                w.statements.iter().any(|s| {
+                    s.table != t.name
+                        && s.reads_first.as_ref().is_some_and(|r| r.contains(&mention))
+                })
+            });
+            if !read_first {
+                continue;
+            }
+            assert!(
+                queries.contains(&format!("-- @name {}_read_by_writes", t.name)),
+                "{name}: no read of {} in queries.cql",
+                t.name
+            );
+            assert!(
+                !d.review.iter().any(|f| f.code == "CQL021"
+                    && f.table
+                        .as_deref()
+                        .is_some_and(|x| x.ends_with(&format!(".{}", t.name)))),
+                "{name}: own review calls {} unused",
+                t.name
+            );
+        }
+    }
+}

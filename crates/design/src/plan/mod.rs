@@ -9,6 +9,7 @@ mod point_reads;
 mod read_first;
 mod sizing;
 mod whole_tables;
+mod write_reads;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -156,6 +157,11 @@ impl Design {
                 q.page,
             ));
             s.push_str(cql);
+            s.push_str(";\n\n");
+        }
+        for r in write_reads::write_path_reads(&self.keyspace, &self.tables, &self.write_paths) {
+            s.push_str(&annotation(&r.name, r.rate, None, None));
+            s.push_str(&r.cql);
             s.push_str(";\n\n");
         }
         for w in &self.write_paths {
