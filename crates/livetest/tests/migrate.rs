@@ -410,27 +410,14 @@ async fn migrate_rebuild_runs_end_to_end_without_loss() {
     assert_eq!(compare(&actual, &new, &p.renamed), Vec::<String>::new());
 }
 
-/// `migrate --cluster HOST NEW`: OLD is read from the node; the cluster's other keyspaces
-/// (those of the other tests) are not planned as drops.
-#[tokio::test(flavor = "current_thread")]
-#[ignore = "needs a node: scripts/test-cassandra.sh"]
-async fn migrate_reads_old_from_the_cluster() {
-    use cqlmodel_cli::diagnose_live::ClusterArgs;
+/// `cqlmodel migrate --cluster NODE NEW --format json` with NEW's text
+/// written to a temporary file (`tag` keeps concurrent runs apart): the
+/// planned changes. The run must exit 0.
+async fn plan_against_cluster(new_text: String, tag: &str) -> Vec<serde_json::Value> {
+    use cqlmodel_cli::cluster_args::ClusterArgs;
     use cqlmodel_cli::migrate_cmd::{LayoutArg, MigrateArgs, TargetArg, run};
 
-    let node = Node::from_env().await.expect("node");
-    let case = data_dir().join("add_column");
-    let own = |t: String| {
-        t.replace("iot.", "iot_live.")
-            .replace("KEYSPACE iot ", "KEYSPACE iot_live ")
-    };
-    let (old_text, new_text) = (
-        own(read_side(&case, "old.cql")),
-        own(read_side(&case, "new.cql")),
-    );
-    let keyspaces = BTreeSet::from(["iot_live".to_string()]);
-    apply_old(&node, &old_text, &keyspaces).await.expect("OLD");
-    let dir = std::env::temp_dir().join(format!("cqlmodel-migrate-live-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("cqlmodel-migrate-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let new_path = dir.join("new.cql");
     std::fs::write(&new_path, new_text).expect("NEW");
@@ -454,7 +441,27 @@ async fn migrate_reads_old_from_the_cluster() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
-    let changes = json["changes"].as_array().expect("changes");
+    json["changes"].as_array().cloned().unwrap_or_default()
+}
+
+/// `migrate --cluster HOST NEW`: OLD is read from the node; the cluster's other keyspaces
+/// (those of the other tests) are not planned as drops.
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs a node: scripts/test-cassandra.sh"]
+async fn migrate_reads_old_from_the_cluster() {
+    let node = Node::from_env().await.expect("node");
+    let case = data_dir().join("add_column");
+    let own = |t: String| {
+        t.replace("iot.", "iot_live.")
+            .replace("KEYSPACE iot ", "KEYSPACE iot_live ")
+    };
+    let (old_text, new_text) = (
+        own(read_side(&case, "old.cql")),
+        own(read_side(&case, "new.cql")),
+    );
+    let keyspaces = BTreeSet::from(["iot_live".to_string()]);
+    apply_old(&node, &old_text, &keyspaces).await.expect("OLD");
+    let changes = plan_against_cluster(new_text, "live").await;
     assert_eq!(changes.len(), 1, "{changes:#?}");
     assert_eq!(changes[0]["kind"], "alter");
     assert_eq!(
@@ -469,9 +476,6 @@ async fn migrate_reads_old_from_the_cluster() {
 #[tokio::test(flavor = "current_thread")]
 #[ignore = "needs a node: scripts/test-cassandra.sh"]
 async fn migrate_cluster_plans_no_alter_for_options_the_cluster_has() {
-    use cqlmodel_cli::cluster_args::ClusterArgs;
-    use cqlmodel_cli::migrate_cmd::{LayoutArg, MigrateArgs, TargetArg, run};
-
     let node = Node::from_env().await.expect("node");
     node.fresh_keyspace("opt_live").await.expect("keyspace");
     let options = "comment = 'readings per device' AND bloom_filter_fp_chance = 0.1 \
@@ -489,39 +493,8 @@ async fn migrate_cluster_plans_no_alter_for_options_the_cluster_has() {
         "CREATE KEYSPACE opt_live WITH replication = {};\n",
         cqlmodel_livetest::SINGLE_NODE_REPLICATION
     );
-    let plan = |new_text: String| async move {
-        let dir = std::env::temp_dir().join(format!(
-            "cqlmodel-migrate-options-{}-{}",
-            std::process::id(),
-            new_text.len()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let new_path = dir.join("new.cql");
-        std::fs::write(&new_path, new_text).expect("NEW");
-        let args = MigrateArgs {
-            schemas: vec![new_path],
-            cluster: ClusterArgs {
-                cluster: vec![std::env::var(CONTACT_VAR).expect("contact")],
-                connect_timeout: 10,
-                ..ClusterArgs::default()
-            },
-            queries: None,
-            stats: None,
-            out: None,
-            layout: LayoutArg::Numbered,
-            target: TargetArg::Cassandra,
-            renames: Vec::new(),
-        };
-        let out = tokio::task::spawn_blocking(move || run(&args, true, false, 0))
-            .await
-            .expect("ran");
-        let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-        let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
-        json["changes"].as_array().cloned().unwrap_or_default()
-    };
 
-    let same = plan(format!("{keyspace}{}\n", table(options))).await;
+    let same = plan_against_cluster(format!("{keyspace}{}\n", table(options)), "same").await;
     assert_eq!(
         same,
         Vec::<serde_json::Value>::new(),
@@ -529,7 +502,7 @@ async fn migrate_cluster_plans_no_alter_for_options_the_cluster_has() {
     );
 
     let other = options.replace("readings per device", "one row per reading");
-    let changes = plan(format!("{keyspace}{}\n", table(&other))).await;
+    let changes = plan_against_cluster(format!("{keyspace}{}\n", table(&other)), "other").await;
     assert_eq!(changes.len(), 1, "{changes:#?}");
     assert_eq!(changes[0]["kind"], "alter");
     let statement = changes[0]["statements"][0]["statements"][0]
