@@ -45,15 +45,12 @@ fn cql_given(model_sql: &str, file: usize) -> Option<Diagnostic> {
     if !crate::sniff::looks_like_cql(model_sql) {
         return None;
     }
-    let first_line = model_sql.find('\n').unwrap_or(model_sql.len());
-    Some(
-        Diagnostic::error(
-            "wrong-language",
-            format!("this file {}", crate::sniff::CQL_TO_DESIGN),
-        )
-        .with_file(file)
-        .with_primary(0..first_line, "not relational SQL"),
-    )
+    Some(crate::sniff::wrong_language_error(
+        model_sql,
+        file,
+        crate::sniff::CQL_TO_DESIGN,
+        "not relational SQL",
+    ))
 }
 
 /// The input files of a design.

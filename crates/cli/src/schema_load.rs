@@ -104,12 +104,12 @@ fn wrong_language(
         return None;
     }
     let language = crate::sniff::sniff(text)?;
-    let first_line = text.find('\n').unwrap_or(text.len());
-    Some(
-        Diagnostic::error("wrong-language", format!("this file {}", language.advice()))
-            .with_file(file)
-            .with_primary(0..first_line, "not CQL"),
-    )
+    Some(crate::sniff::wrong_language_error(
+        text,
+        file,
+        language.advice(),
+        "not CQL",
+    ))
 }
 
 /// Reads schema files (a directory contributes its `*.cql` files in name order).

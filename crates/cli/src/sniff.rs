@@ -174,6 +174,20 @@ pub fn looks_like_cql(text: &str) -> bool {
 /// The message for a CQL file given to `design`, which reads relational SQL.
 pub const CQL_TO_DESIGN: &str = "looks like CQL, not relational SQL: `cqlmodel design` reads a PostgreSQL model (pg_dump --schema-only, or the application's SQL); give CQL to `cqlmodel review`, `explain` or `size`";
 
+/// The one `wrong-language` error for a file in another language: `this file
+/// {advice}` under its first line, labelled `label`.
+pub fn wrong_language_error(
+    text: &str,
+    file: usize,
+    advice: &str,
+    label: &str,
+) -> cqlmodel_diagnostics::Diagnostic {
+    let first_line = text.find('\n').unwrap_or(text.len());
+    cqlmodel_diagnostics::Diagnostic::error("wrong-language", format!("this file {advice}"))
+        .with_file(file)
+        .with_primary(0..first_line, label)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
