@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use cqlmodel_design::{DesignInput, design, pgdump::read_model};
+use cqlmodel_design::{DesignInput, design, pgread::read_model};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// A dump of `n` tables as pg_dump writes it.

@@ -21,6 +21,7 @@
 pub mod ann;
 pub mod chebotko;
 pub mod derive;
+pub mod duration_keys;
 pub mod error;
 pub mod input_notes;
 pub mod lookups;
@@ -30,6 +31,7 @@ pub mod numbers;
 pub mod output;
 pub mod pgchecks;
 pub mod pgdump;
+pub mod pgread;
 pub mod pgshape;
 pub mod pgskip;
 pub mod pgtypes;

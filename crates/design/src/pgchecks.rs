@@ -3,14 +3,9 @@
 //! `CHECK ((status = ANY (ARRAY['a'::text, 'b'::text])))`): such a column is a
 //! tiny domain, like an enum, and the design must not partition by it alone.
 
-use std::collections::BTreeMap;
-
 use sqlparser::ast::{BinaryOperator, ColumnOption, CreateTable, Expr, InTarget, TableConstraint};
 
-use crate::relational::{object_name, unquote};
-
-/// Per `(table, column)`, the name of the CHECK that lists its values and how many.
-pub type CheckSizes = BTreeMap<(String, String), (String, usize)>;
+use crate::relational::{CheckSizes, object_name, unquote};
 
 /// The CHECKs of a CREATE TABLE (table constraints and column options alike)
 /// that list one column's values.

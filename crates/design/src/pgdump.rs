@@ -15,20 +15,9 @@ use sqlparser::ast::{
 };
 
 use crate::error::{DesignError, DesignErrorKind, Source};
-use crate::input_notes::InputNote;
-use crate::pgshape::{Shape, shape};
 use crate::pgskip::skip_reason;
-use crate::relational::{Model, object_name, parse_one, statement_kind, unquote};
+use crate::relational::{object_name, parse_one, statement_kind, unquote};
 use crate::split::{Chunk, split_statements};
-
-/// A model read from a dump, with what was noted and what could not be read.
-#[derive(Debug, Clone, Default)]
-pub struct ModelRead {
-    pub model: Model,
-    pub notes: Vec<InputNote>,
-    /// Statements (or parts) left out of the model: the design goes on without them.
-    pub errors: Vec<DesignError>,
-}
 
 /// `CREATE DOMAIN name AS base [NOT NULL] [CHECK …]`.
 #[derive(Debug, Clone)]
@@ -71,7 +60,9 @@ pub(crate) struct Gathered {
     pub skipped: BTreeMap<&'static str, (usize, (usize, usize))>,
 }
 
-pub fn read_model(text: &str) -> ModelRead {
+/// Every statement of the dump gathered, with the errors of those that could
+/// not be read (each costs only itself).
+pub(crate) fn gather(text: &str) -> (Gathered, Vec<DesignError>) {
     let mut g = Gathered::default();
     let mut errors = Vec::new();
     for chunk in split_statements(text) {
@@ -79,28 +70,7 @@ pub fn read_model(text: &str) -> ModelRead {
             errors.push(e);
         }
     }
-    let Shape {
-        mut model,
-        notes,
-        errors: shape_errors,
-    } = shape(g);
-    model.index_entities();
-    errors.extend(shape_errors);
-    // With no table at all, say so, unless a statement's error already
-    // explains it (a CREATE TABLE that did not parse).
-    if model.entities.is_empty() && errors.is_empty() {
-        errors.push(DesignError::new(
-            DesignErrorKind::Model,
-            Source::Model,
-            (1, 1),
-            "the model has no CREATE TABLE",
-        ));
-    }
-    ModelRead {
-        model,
-        notes,
-        errors,
-    }
+    (g, errors)
 }
 
 fn leading_words(chunk: &Chunk, n: usize) -> Vec<String> {

@@ -116,6 +116,9 @@ pub fn normalization(e: &Entity, key: &[String]) -> Option<String> {
     })
 }
 
+/// Per `(table, column)`, the name of the CHECK that lists its values and how many.
+pub type CheckSizes = std::collections::BTreeMap<(String, String), (String, usize)>;
+
 /// The whole model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
@@ -131,7 +134,7 @@ pub struct Model {
     pub domain_sizes: std::collections::BTreeMap<(String, String), (String, usize)>,
     /// `(table, column)` of the columns a table CHECK limits to listed values
     /// (`CHECK (status IN ('a', 'b'))`): the constraint's name and how many values.
-    pub check_sizes: crate::pgchecks::CheckSizes,
+    pub check_sizes: CheckSizes,
     /// `(table, column)` of the vector columns ANN reads rank by, and the SAI
     /// similarity function their operator asks for (`cosine` for `<=>`).
     pub vector_similarity: std::collections::BTreeMap<(String, String), String>,
@@ -202,16 +205,6 @@ pub fn unquote(s: &str) -> String {
     match s.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
         Some(inner) => inner.replace("\"\"", "\""),
         None => s.to_ascii_lowercase(),
-    }
-}
-
-/// The model of a dump, stopping at its first problem; [`crate::pgdump::read_model`]
-/// reads past every problem and notes what it skipped.
-pub fn parse_model(text: &str) -> Result<Model, DesignError> {
-    let read = crate::pgdump::read_model(text);
-    match read.errors.into_iter().next() {
-        Some(e) => Err(e),
-        None => Ok(read.model),
     }
 }
 
@@ -436,76 +429,5 @@ pub(crate) fn add_constraint(e: &mut Entity, c: &TableConstraint) {
             e.foreign_keys.push(key);
         }
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DUMP: &str = r#"
-SET statement_timeout = 0;
-SELECT pg_catalog.set_config('search_path', '', false);
-CREATE TYPE public.status AS ENUM ('new', 'paid');
-CREATE TABLE public.customers (
-    id bigint NOT NULL,
-    email character varying(200) NOT NULL
-);
-ALTER TABLE public.customers OWNER TO app;
-CREATE SEQUENCE public.customers_id_seq START WITH 1 INCREMENT BY 1 NO MINVALUE NO MAXVALUE CACHE 1;
-CREATE TABLE public.orders (
-    id bigint NOT NULL,
-    customer_id bigint NOT NULL,
-    status public.status,
-    tags text[],
-    created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-ALTER TABLE ONLY public.customers ADD CONSTRAINT customers_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.customers ADD CONSTRAINT customers_email_key UNIQUE (email);
-ALTER TABLE ONLY public.orders ADD CONSTRAINT orders_pkey PRIMARY KEY (id);
-ALTER TABLE ONLY public.orders
-    ADD CONSTRAINT orders_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(id);
-COMMENT ON TABLE public.orders IS 'orders; all of them';
-"#;
-
-    #[test]
-    fn reads_a_pg_dump_schema() {
-        let model = parse_model(DUMP).map_err(|e| e.to_string());
-        let model = model.as_ref().map_err(String::as_str);
-        let Ok(model) = model else {
-            panic!("{model:?}")
-        };
-        let orders = model
-            .entity("orders")
-            .cloned()
-            .unwrap_or_else(|| panic!("orders"));
-        assert_eq!(orders.primary_key, ["id"]);
-        assert_eq!(orders.foreign_keys[0].table, "customers");
-        assert_eq!(
-            orders.attribute("status").map(|a| a.cql_type.as_str()),
-            Some("text")
-        );
-        assert_eq!(
-            orders.attribute("tags").map(|a| a.cql_type.as_str()),
-            Some("list<text>")
-        );
-        let customers = model.entity("customers").map(|e| e.uniques.clone());
-        assert_eq!(customers, Some(vec![vec!["email".to_string()]]));
-    }
-
-    #[test]
-    fn a_syntax_error_names_line_and_column() {
-        let err = parse_model("CREATE TABLE t (\n  id int PRIMARY KEY,\n  x int int\n);");
-        let err = err.err().map(|e| (e.kind, e.line));
-        assert_eq!(err, Some((DesignErrorKind::Syntax, 3)));
-    }
-
-    #[test]
-    fn unsupported_statements_are_named() {
-        let err = parse_model("CREATE TABLE t (id int PRIMARY KEY);\nDROP TABLE t;");
-        let err = err
-            .err()
-            .map(|e| (e.kind, e.line, e.message.contains("DROP TABLE")));
-        assert_eq!(err, Some((DesignErrorKind::Unsupported, 2, true)));
     }
 }

@@ -14,6 +14,9 @@
 
 use std::collections::HashSet;
 
+/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
+pub const MAX_NAME: usize = 48;
+
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_`, as
 /// Cassandra requires of table names (`"Order Items"` → `Order_Items`).
 pub fn table_name_chars(name: &str) -> String {

@@ -15,8 +15,9 @@ use serde::Serialize;
 use crate::relational::Model;
 use crate::select::ColRef;
 
+pub use crate::safe_names::MAX_NAME;
 pub use merge::merge;
-pub use names::{MAX_NAME, candidate_names, default_name, fit_name};
+pub use names::{candidate_names, default_name, fit_name};
 pub use per_query::table_for;
 
 pub use crate::chebotko::Role;

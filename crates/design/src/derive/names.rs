@@ -2,6 +2,7 @@
 //! length limit.
 
 use super::{KeyPart, Role, TableDesign, TableKind, class_of, singular};
+use crate::safe_names::MAX_NAME;
 use crate::select::ColRef;
 
 /// Key column names too generic to name a table by alone: `tags.name` keys
@@ -119,9 +120,6 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
         })
         .collect()
 }
-
-/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
-pub const MAX_NAME: usize = 48;
 
 /// A name Cassandra accepts: only letters, digits and `_` (from entity names
 /// such as `"Order Items"`), within 48 characters: `_and_` shortened to `_`,

@@ -205,7 +205,7 @@ pub fn design_with(
     options: &DesignOptions,
 ) -> Result<Design, DesignError> {
     let horizon = Horizon::of(options);
-    let read = crate::pgdump::read_model(input.model_sql);
+    let read = crate::pgread::read_model(input.model_sql);
     if read.model.entities.is_empty() {
         return Err(DesignError::stop(read.errors));
     }
@@ -220,7 +220,7 @@ pub fn design_with(
         None => QueryList::default(),
     };
     input_notes.extend(query_notes);
-    crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
+    crate::duration_keys::durations_in_query_keys(&mut model, &specs, &mut input_notes);
     let entity_stats = match input.stats_toml {
         Some(text) => Some(load_entity_stats(&model, text, horizon.seconds)?),
         None => None,
