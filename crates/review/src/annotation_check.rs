@@ -3,9 +3,10 @@
 //! query. Each is a warning on the annotated statement, with the likely
 //! intended word when one is close.
 
+use cqlmodel_cql::ast::Span;
 use cqlmodel_diagnostics::Diagnostic;
 
-use crate::query::Query;
+use crate::annotations::Annotations;
 
 /// The annotation keys of a query list (docs/review.md, docs/design.md).
 pub const QUERY_KEYS: &[&str] = &["name", "rate", "cl", "page", "path", "after", "table"];
@@ -21,15 +22,24 @@ pub const PATHS: &[&str] = &[
     "migration",
 ];
 
+/// One annotated statement of a query list, as the check needs it (the
+/// query list's loader builds these from its queries).
+pub struct Annotated<'a> {
+    pub name: &'a str,
+    pub file: usize,
+    pub span: Span,
+    pub annotations: &'a Annotations,
+}
+
 /// Warnings for the annotations of `queries` that mean nothing to the review.
-pub fn check_annotations(queries: &[Query]) -> Vec<Diagnostic> {
+pub fn check_annotations(queries: &[Annotated<'_>]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let names: std::collections::HashSet<&str> = queries.iter().map(|q| q.name.as_str()).collect();
+    let names: std::collections::HashSet<&str> = queries.iter().map(|q| q.name).collect();
     for q in queries {
         let warn = |message: String| {
             Diagnostic::warning("annotation", message)
                 .with_file(q.file)
-                .with_primary(q.statement.span.range(), "annotated statement")
+                .with_primary(q.span.range(), "annotated statement")
         };
         for (key, _) in &q.annotations.pairs {
             // `@word` in prose (`` `-- @name` ``, `@2x`) is not meant as a key.
@@ -60,7 +70,7 @@ pub fn check_annotations(queries: &[Query]) -> Vec<Diagnostic> {
         if let Some(after) = q.annotations.get("after")
             && !names.contains(after)
         {
-            let known: Vec<&str> = queries.iter().map(|o| o.name.as_str()).collect();
+            let known: Vec<&str> = queries.iter().map(|o| o.name).collect();
             out.push(warn(format!(
                 "@after names `{after}`, but no query has that name{}: ignored",
                 suggestion(after, &known, "")

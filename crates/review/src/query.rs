@@ -7,6 +7,7 @@ use cqlmodel_diagnostics::Diagnostic;
 use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessPath, analyze};
 
+use crate::annotation_check::{Annotated, check_annotations};
 use crate::annotations::{Annotations, annotations_for};
 
 /// Consistency levels a query may be annotated with.
@@ -67,8 +68,6 @@ impl Query {
     }
 }
 
-/// Reads the statements of a parsed query file. `USE` changes the session keyspace;
-/// schema statements are skipped with a warning. Annotation errors are diagnostics.
 /// A cqlsh `CONSISTENCY X` or `SERIAL CONSISTENCY X` line of a query file.
 struct SessionLevel {
     start: u32,
@@ -107,6 +106,8 @@ fn session_levels(errors: &[cqlmodel_cql::ParseError]) -> Vec<SessionLevel> {
         .collect()
 }
 
+/// Reads the statements of a parsed query file. `USE` changes the session keyspace;
+/// schema statements are skipped with a warning. Annotation errors are diagnostics.
 pub fn load_queries(
     schema: &Schema,
     file: usize,
@@ -231,7 +232,16 @@ pub fn load_queries(
         });
         ordinal += 1;
     }
-    diagnostics.extend(crate::annotation_check::check_annotations(&queries));
+    let annotated: Vec<Annotated<'_>> = queries
+        .iter()
+        .map(|q| Annotated {
+            name: &q.name,
+            file: q.file,
+            span: q.statement.span,
+            annotations: &q.annotations,
+        })
+        .collect();
+    diagnostics.extend(check_annotations(&annotated));
     (queries, diagnostics)
 }
 

@@ -45,6 +45,7 @@ mod estimate;
 mod layout;
 mod load;
 mod model;
+mod partition_sizes;
 mod recommend;
 pub mod rng;
 mod sample;
@@ -55,10 +56,7 @@ mod write;
 
 pub use distribution::Distribution;
 pub use error::{StatsError, StatsErrorKind};
-pub use estimate::{
-    Cut, Exceeded, GrowthPoint, Quantiles, SizeEstimate, Sizes, age_label, estimate_all,
-    estimate_table, sizes_at,
-};
+pub use estimate::{GrowthPoint, SizeEstimate, age_label, estimate_all, estimate_table};
 pub use layout::{
     DEFAULT_DISTINCT, DEFAULT_HORIZON, DEFAULT_QUERY_SPAN, DEFAULT_ROWS, Flow, KeyDim, Layout,
     RowCost,
@@ -67,6 +65,7 @@ pub use load::load_stats;
 pub use model::{
     BucketUnit, ColumnStats, QueryStats, Retention, Stats, TableStats, Thresholds, Volume,
 };
+pub use partition_sizes::{Cut, Exceeded, Quantiles, Sizes, sizes_at};
 pub use recommend::{Recommendation, RecommendationKind, time_fanout};
 pub use sample::{KeySampler, SampleError, SampledPartition, TIME_ORIGIN, sample_partitions};
 pub use write::to_toml;

@@ -7,9 +7,9 @@
 //! smaller read fan-out wins (a tie goes to the time bucket, which keeps reads of
 //! recent data on one partition).
 
-use crate::estimate::{Cut, Sizes, sizes_at};
 use crate::layout::{Flow, Layout, live_seconds};
 use crate::model::{BucketUnit, Thresholds};
+use crate::partition_sizes::{Cut, Sizes, sizes_at};
 use crate::shape::ShareQuantiles;
 use crate::units::{format_bytes, format_duration};
 
