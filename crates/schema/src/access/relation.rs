@@ -77,6 +77,24 @@ pub(crate) struct Restriction {
 }
 
 impl Restriction {
+    fn new(
+        columns: Vec<usize>,
+        multi: bool,
+        token: bool,
+        op: Op,
+        operator: Operator,
+        span: Span,
+    ) -> Self {
+        Restriction {
+            columns,
+            multi,
+            token,
+            op,
+            operator,
+            span,
+        }
+    }
+
     pub fn first_column(&self) -> usize {
         self.columns.first().copied().unwrap_or(0)
     }
@@ -89,8 +107,10 @@ pub(crate) fn to_restriction(
     relation: &Relation,
     statement: Option<&str>,
 ) -> Result<Restriction, QueryError> {
-    let span = relation.span;
-    let err = |message: String| QueryError { message, span };
+    let err = |message: String| QueryError {
+        message,
+        span: relation.span,
+    };
     // `Relation.toRestriction` rejects these operators before it looks at the column.
     if let Some(op) = unsupported_operator(relation) {
         return Err(err(format!(
@@ -107,152 +127,38 @@ pub(crate) fn to_restriction(
     {
         return Err(err(format!("Cannot use {kind} with {}", op.symbol())));
     }
-    let column = |name: &cqlmodel_cql::ast::Ident| -> Result<(usize, &Column), QueryError> {
-        table
-            .columns
-            .iter()
-            .enumerate()
-            .find(|(_, c)| c.name == name.value)
-            .ok_or_else(|| QueryError {
-                message: undefined_column(table, &name.value),
-                span: name.span,
-            })
-    };
     match &relation.kind {
         RelationKind::Column {
             column: name,
             op,
             value,
-        } => {
-            let (idx, col) = column(name)?;
-            check_single(col, *op).map_err(err)?;
-            check_relation_value(col, *op, value).map_err(err)?;
-            let op_kind = match op {
-                Operator::Eq => Op::Eq,
-                Operator::Lt | Operator::Lte => Op::Slice {
-                    start: None,
-                    end: Some(*op == Operator::Lte),
-                },
-                Operator::Gt | Operator::Gte => Op::Slice {
-                    start: Some(*op == Operator::Gte),
-                    end: None,
-                },
-                Operator::Contains => Op::Contains {
-                    values: 1,
-                    keys: 0,
-                    entries: 0,
-                },
-                Operator::ContainsKey => Op::Contains {
-                    values: 0,
-                    keys: 1,
-                    entries: 0,
-                },
-                Operator::Neq => Op::Neq,
-                Operator::Like => Op::Like,
-                Operator::NotContains | Operator::NotContainsKey => Op::NotContains,
-                Operator::In | Operator::NotIn => Op::NotIn,
-            };
-            Ok(Restriction {
-                columns: vec![idx],
-                multi: false,
-                token: false,
-                op: op_kind,
-                operator: *op,
-                span,
-            })
-        }
+        } => single_column(table, relation, name, *op, value),
         RelationKind::ColumnIn {
             column: name,
-            negated,
             values,
-        } => {
-            let (idx, col) = column(name)?;
-            let _ = negated;
-            check_single(col, Operator::In).map_err(err)?;
-            if let InValues::List(list) = values {
-                for v in list {
-                    check_assignable(&col.name, &col.ty, v).map_err(err)?;
-                }
-            }
-            // "An IN restriction with only one element is the same as an EQ restriction."
-            let (op, operator) = if in_has_one_value(values) {
-                (Op::Eq, Operator::Eq)
-            } else {
-                (Op::In(count_in(values)), Operator::In)
-            };
-            Ok(Restriction {
-                columns: vec![idx],
-                multi: false,
-                token: false,
-                op,
-                operator,
-                span,
-            })
-        }
+            ..
+        } => column_in(table, relation, name, values),
         RelationKind::MapEntry {
             column: name, op, ..
-        } => {
-            let (idx, col) = column(name)?;
-            if matches!(col.ty, CqlType::List { .. }) {
-                return Err(err(format!(
-                    "Indexes on list entries ({}[index] = value) are not currently supported.",
-                    col.name
-                )));
-            }
-            if !matches!(col.ty, CqlType::Map { .. }) {
-                return Err(err(format!("Column {} cannot be used as a map", col.name)));
-            }
-            if !col.ty.is_multi_cell() {
-                return Err(err(format!(
-                    "Map-entry equality predicates on frozen map column {} are not supported",
-                    col.name
-                )));
-            }
-            if *op != Operator::Eq {
-                return Err(err("Only EQ relations are supported on map entries".into()));
-            }
-            Ok(Restriction {
-                columns: vec![idx],
-                multi: false,
-                token: false,
-                op: Op::Contains {
-                    values: 0,
-                    keys: 0,
-                    entries: 1,
-                },
-                operator: Operator::Eq,
-                span,
-            })
-        }
+        } => map_entry(table, relation, name, *op),
         RelationKind::MultiColumn { columns, op, value } => {
             let idxs = multi_receivers(table, columns, relation)?;
             check_tuple_arity(columns.len(), value).map_err(err)?;
-            let op_kind = match op {
-                Operator::Eq => Op::Eq,
-                Operator::Lt | Operator::Lte => Op::Slice {
-                    start: None,
-                    end: Some(*op == Operator::Lte),
-                },
-                Operator::Gt | Operator::Gte => Op::Slice {
-                    start: Some(*op == Operator::Gte),
-                    end: None,
-                },
-                other => {
-                    return Err(err(format!(
-                        "Unsupported \"{}\" relation: {}",
-                        other.symbol(),
-                        relation_text(relation)
-                    )));
-                }
-            };
-            Ok(Restriction {
-                columns: idxs,
-                multi: true,
-                token: false,
-                op: op_kind,
-                operator: *op,
-                span,
-            })
+            let op_kind = eq_or_slice(*op).ok_or_else(|| {
+                err(format!(
+                    "Unsupported \"{}\" relation: {}",
+                    op.symbol(),
+                    relation_text(relation)
+                ))
+            })?;
+            Ok(Restriction::new(
+                idxs,
+                true,
+                false,
+                op_kind,
+                *op,
+                relation.span,
+            ))
         }
         RelationKind::MultiColumnIn { columns, values } => {
             let idxs = multi_receivers(table, columns, relation)?;
@@ -261,70 +167,231 @@ pub(crate) fn to_restriction(
                     check_tuple_arity(columns.len(), v).map_err(err)?;
                 }
             }
-            let (op, operator) = if in_has_one_value(values) {
-                (Op::Eq, Operator::Eq)
-            } else {
-                (Op::In(count_in(values)), Operator::In)
-            };
-            Ok(Restriction {
-                columns: idxs,
-                multi: true,
-                token: false,
+            let (op, operator) = in_op(values);
+            Ok(Restriction::new(
+                idxs,
+                true,
+                false,
                 op,
                 operator,
-                span,
-            })
+                relation.span,
+            ))
         }
         RelationKind::Token { columns, op, value } => {
-            let mut idxs = Vec::with_capacity(columns.len());
-            for c in columns {
-                idxs.push(column(c)?.0);
-            }
-            check_token(table, &idxs).map_err(err)?;
-            check_assignable(
-                "partition key token",
-                &CqlType::Native(cqlmodel_cql::ast::NativeType::Bigint),
-                value,
-            )
-            .map_err(err)?;
-            let op_kind = match op {
-                Operator::Eq => Op::Eq,
-                Operator::Lt | Operator::Lte => Op::Slice {
-                    start: None,
-                    end: Some(*op == Operator::Lte),
-                },
-                Operator::Gt | Operator::Gte => Op::Slice {
-                    start: Some(*op == Operator::Gte),
-                    end: None,
-                },
-                other => {
-                    return Err(err(format!(
-                        "{} cannot be used with the token function",
-                        other.symbol()
-                    )));
-                }
-            };
-            Ok(Restriction {
-                columns: idxs,
-                multi: false,
-                token: true,
-                op: op_kind,
-                operator: *op,
-                span,
-            })
+            token_relation(table, relation, columns, *op, value)
         }
         RelationKind::IsNotNull { column: name } => {
-            let (idx, _) = column(name)?;
-            Ok(Restriction {
-                columns: vec![idx],
-                multi: false,
-                token: false,
-                op: Op::IsNotNull,
-                operator: Operator::Neq,
-                span,
-            })
+            let (idx, _) = find_column(table, name)?;
+            let op = Op::IsNotNull;
+            Ok(Restriction::new(
+                vec![idx],
+                false,
+                false,
+                op,
+                Operator::Neq,
+                relation.span,
+            ))
         }
     }
+}
+
+/// The column a relation names, or Cassandra's undefined-column error at the name.
+fn find_column<'t>(
+    table: &'t Table,
+    name: &cqlmodel_cql::ast::Ident,
+) -> Result<(usize, &'t Column), QueryError> {
+    table
+        .columns
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.name == name.value)
+        .ok_or_else(|| QueryError {
+            message: undefined_column(table, &name.value),
+            span: name.span,
+        })
+}
+
+/// `=` and the four range operators: the operators a multi-column or token
+/// relation takes.
+fn eq_or_slice(op: Operator) -> Option<Op> {
+    match op {
+        Operator::Eq => Some(Op::Eq),
+        Operator::Lt | Operator::Lte => Some(Op::Slice {
+            start: None,
+            end: Some(op == Operator::Lte),
+        }),
+        Operator::Gt | Operator::Gte => Some(Op::Slice {
+            start: Some(op == Operator::Gte),
+            end: None,
+        }),
+        _ => None,
+    }
+}
+
+/// "An IN restriction with only one element is the same as an EQ restriction."
+fn in_op(values: &InValues) -> (Op, Operator) {
+    if in_has_one_value(values) {
+        (Op::Eq, Operator::Eq)
+    } else {
+        (Op::In(count_in(values)), Operator::In)
+    }
+}
+
+/// `col op value`.
+fn single_column(
+    table: &Table,
+    relation: &Relation,
+    name: &cqlmodel_cql::ast::Ident,
+    op: Operator,
+    value: &Term,
+) -> Result<Restriction, QueryError> {
+    let err = |message: String| QueryError {
+        message,
+        span: relation.span,
+    };
+    let (idx, col) = find_column(table, name)?;
+    check_single(col, op).map_err(err)?;
+    check_relation_value(col, op, value).map_err(err)?;
+    let op_kind = match op {
+        Operator::Contains => Op::Contains {
+            values: 1,
+            keys: 0,
+            entries: 0,
+        },
+        Operator::ContainsKey => Op::Contains {
+            values: 0,
+            keys: 1,
+            entries: 0,
+        },
+        Operator::Neq => Op::Neq,
+        Operator::Like => Op::Like,
+        Operator::NotContains | Operator::NotContainsKey => Op::NotContains,
+        Operator::In | Operator::NotIn => Op::NotIn,
+        Operator::Eq | Operator::Lt | Operator::Lte | Operator::Gt | Operator::Gte => {
+            eq_or_slice(op).unwrap_or(Op::Eq)
+        }
+    };
+    Ok(Restriction::new(
+        vec![idx],
+        false,
+        false,
+        op_kind,
+        op,
+        relation.span,
+    ))
+}
+
+/// `col IN (…)` and `col IN ?`.
+fn column_in(
+    table: &Table,
+    relation: &Relation,
+    name: &cqlmodel_cql::ast::Ident,
+    values: &InValues,
+) -> Result<Restriction, QueryError> {
+    let err = |message: String| QueryError {
+        message,
+        span: relation.span,
+    };
+    let (idx, col) = find_column(table, name)?;
+    check_single(col, Operator::In).map_err(err)?;
+    if let InValues::List(list) = values {
+        for v in list {
+            check_assignable(&col.name, &col.ty, v).map_err(err)?;
+        }
+    }
+    let (op, operator) = in_op(values);
+    Ok(Restriction::new(
+        vec![idx],
+        false,
+        false,
+        op,
+        operator,
+        relation.span,
+    ))
+}
+
+/// `m[key] = value`.
+fn map_entry(
+    table: &Table,
+    relation: &Relation,
+    name: &cqlmodel_cql::ast::Ident,
+    op: Operator,
+) -> Result<Restriction, QueryError> {
+    let err = |message: String| QueryError {
+        message,
+        span: relation.span,
+    };
+    let (idx, col) = find_column(table, name)?;
+    if matches!(col.ty, CqlType::List { .. }) {
+        return Err(err(format!(
+            "Indexes on list entries ({}[index] = value) are not currently supported.",
+            col.name
+        )));
+    }
+    if !matches!(col.ty, CqlType::Map { .. }) {
+        return Err(err(format!("Column {} cannot be used as a map", col.name)));
+    }
+    if !col.ty.is_multi_cell() {
+        return Err(err(format!(
+            "Map-entry equality predicates on frozen map column {} are not supported",
+            col.name
+        )));
+    }
+    if op != Operator::Eq {
+        return Err(err("Only EQ relations are supported on map entries".into()));
+    }
+    let entries = Op::Contains {
+        values: 0,
+        keys: 0,
+        entries: 1,
+    };
+    Ok(Restriction::new(
+        vec![idx],
+        false,
+        false,
+        entries,
+        Operator::Eq,
+        relation.span,
+    ))
+}
+
+/// `token(pk…) op value`.
+fn token_relation(
+    table: &Table,
+    relation: &Relation,
+    columns: &[cqlmodel_cql::ast::Ident],
+    op: Operator,
+    value: &Term,
+) -> Result<Restriction, QueryError> {
+    let err = |message: String| QueryError {
+        message,
+        span: relation.span,
+    };
+    let mut idxs = Vec::with_capacity(columns.len());
+    for c in columns {
+        idxs.push(find_column(table, c)?.0);
+    }
+    check_token(table, &idxs).map_err(err)?;
+    check_assignable(
+        "partition key token",
+        &CqlType::Native(cqlmodel_cql::ast::NativeType::Bigint),
+        value,
+    )
+    .map_err(err)?;
+    let op_kind = eq_or_slice(op).ok_or_else(|| {
+        err(format!(
+            "{} cannot be used with the token function",
+            op.symbol()
+        ))
+    })?;
+    Ok(Restriction::new(
+        idxs,
+        false,
+        true,
+        op_kind,
+        op,
+        relation.span,
+    ))
 }
 
 /// The receiver checks of `SingleColumnRelation.toReceivers`, in its order.
