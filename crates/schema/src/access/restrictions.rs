@@ -381,16 +381,45 @@ impl<'t> Restrictions<'t> {
             .find_map(|r| self.supporting_index(r))
     }
 
-    /// The checks at the end of `StatementRestrictions`' constructor.
+    /// The checks at the end of `StatementRestrictions`' constructor, in its
+    /// order: partition key, static-only selection, clustering columns, other
+    /// columns, then the index.
     fn validate(&mut self, s: Settings) -> Result<(), QueryError> {
+        let has_queriable_index = self.has_queriable_index();
+        self.process_partition_key(s, has_queriable_index)?;
+        self.partition_in_filter = self.uses_index || self.partition_needs_filtering();
+        self.check_static_only(s)?;
+        self.process_clustering(s, has_queriable_index)?;
+        if self.is_key_range
+            && self
+                .restrictions_of(&self.clustering)
+                .any(|r| self.supporting_index(r).is_some())
+        {
+            self.uses_index = true;
+        }
+        self.clustering_in_filter = self.uses_index || self.clustering_needs_filtering();
+
+        self.process_non_primary_key(s, has_queriable_index)?;
+        self.choose_index()?;
+        self.filtered = if self.uses_index {
+            self.need_filtering()
+        } else {
+            !self.filter_list().is_empty() || (self.is_key_range && !self.clustering.is_empty())
+        };
+        Ok(())
+    }
+
+    /// `processPartitionKeyRestrictions`.
+    fn process_partition_key(
+        &mut self,
+        s: Settings,
+        has_queriable_index: bool,
+    ) -> Result<(), QueryError> {
         let whole = Span::default();
         let err = |message: String| QueryError {
             message,
             span: whole,
         };
-        let has_queriable_index = self.has_queriable_index();
-
-        // processPartitionKeyRestrictions
         if !s.statement.allows_partition_key_ranges() {
             if let Some(t) = self.token.and_then(|i| self.list.get(i)) {
                 return Err(QueryError {
@@ -446,21 +475,40 @@ impl<'t> Restrictions<'t> {
                 self.uses_index = has_queriable_index;
             }
         }
-        self.partition_in_filter = self.uses_index || self.partition_needs_filtering();
+        Ok(())
+    }
 
+    /// Selecting (or modifying) only static columns leaves no clustering column to restrict.
+    fn check_static_only(&self, s: Settings) -> Result<(), QueryError> {
         if s.selects_only_static && !self.clustering.is_empty() {
-            return Err(err(match s.statement {
-                StatementType::Select => {
-                    "Cannot restrict clustering columns when selecting only static columns".into()
-                }
-                other => format!(
-                    "Invalid restrictions on clustering columns since the {} statement modifies only static columns",
-                    other.name()
-                ),
-            }));
+            return Err(QueryError {
+                span: Span::default(),
+                message: match s.statement {
+                    StatementType::Select => {
+                        "Cannot restrict clustering columns when selecting only static columns"
+                            .into()
+                    }
+                    other => format!(
+                        "Invalid restrictions on clustering columns since the {} statement modifies only static columns",
+                        other.name()
+                    ),
+                },
+            });
         }
+        Ok(())
+    }
 
-        // processClusteringColumnsRestrictions
+    /// `processClusteringColumnsRestrictions`.
+    fn process_clustering(
+        &mut self,
+        s: Settings,
+        has_queriable_index: bool,
+    ) -> Result<(), QueryError> {
+        let whole = Span::default();
+        let err = |message: String| QueryError {
+            message,
+            span: whole,
+        };
         if !s.statement.allows_clustering_slices()
             && let Some(r) = self
                 .restrictions_of(&self.clustering)
@@ -534,15 +582,20 @@ impl<'t> Restrictions<'t> {
                 }
             }
         }
-        if self.is_key_range
-            && self
-                .restrictions_of(&self.clustering)
-                .any(|r| self.supporting_index(r).is_some())
-        {
-            self.uses_index = true;
-        }
-        self.clustering_in_filter = self.uses_index || self.clustering_needs_filtering();
+        Ok(())
+    }
 
+    /// Restrictions on regular and static columns: an index or ALLOW FILTERING.
+    fn process_non_primary_key(
+        &mut self,
+        s: Settings,
+        has_queriable_index: bool,
+    ) -> Result<(), QueryError> {
+        let whole = Span::default();
+        let err = |message: String| QueryError {
+            message,
+            span: whole,
+        };
         if !self.non_pk.is_empty() {
             if !s.statement.allows_non_primary_key_in_where() {
                 let names: Vec<String> = self.non_pk.keys().map(|c| self.name_of(*c)).collect();
@@ -564,19 +617,20 @@ impl<'t> Restrictions<'t> {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// The index a query that uses one reads through.
+    fn choose_index(&mut self) -> Result<(), QueryError> {
         if self.uses_index {
             if self.key_is_in_relation() {
-                return Err(err(
-                    "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".into(),
-                ));
+                return Err(QueryError {
+                    message: "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".into(),
+                    span: Span::default(),
+                });
             }
             self.index = self.chosen_index();
         }
-        self.filtered = if self.uses_index {
-            self.need_filtering()
-        } else {
-            !self.filter_list().is_empty() || (self.is_key_range && !self.clustering.is_empty())
-        };
         Ok(())
     }
 
