@@ -11,7 +11,7 @@ use cqlmodel_schema::{Column, ColumnKind, Keyspace, Origin, Schema, Table, Table
 
 use super::columns::{TimeKind, key_eligible, low_cardinality_reason, time_kind};
 use super::model::*;
-use super::predicates::{predicates, slice_column};
+use super::predicates::{Predicates, predicates, slice_column};
 use super::serving::{analyze_select, is_served, retarget};
 
 /// Derives the table that serves `select` (a read of `source`), named
@@ -29,165 +29,23 @@ pub fn derive_table(
     if p.ann {
         return Err(DeriveError::VectorSearch);
     }
+    let mut key = partition_by_equalities(source, &p, options);
+    if key.partition.is_empty() {
+        bucket_by_time_range(source, &p, options, &mut key)?;
+    }
+    salt_weak_partition(source, options, &mut key);
+    let clustering = clustering_of(source, &p, &mut key);
+    let Key {
+        partition_names,
+        synthetic,
+        mut notes,
+        filters,
+        ..
+    } = key;
     let col = |i: usize| source.columns.get(i);
-    let time_kind = |c: &Column| options.time_kind(c);
-    let mut notes = Vec::new();
-    let mut filters: Vec<usize> = p.filter.clone();
-
-    // Equalities locate the partition, except instants: a partition per timestamp
-    // would hold one row, so they sort rows instead when anything else can partition.
-    let mut equal = Vec::new();
-    for &i in &p.equal {
-        match col(i) {
-            Some(c) if key_eligible(c) => equal.push(i),
-            Some(_) => filters.push(i),
-            None => {}
-        }
-    }
-    let (instants, others): (Vec<usize>, Vec<usize>) = equal
-        .iter()
-        .partition(|i| col(**i).and_then(&time_kind) == Some(TimeKind::Instant));
-    let (partition, clustering_equal) = if others.is_empty() {
-        (instants, Vec::new())
-    } else {
-        (others, instants)
-    };
-
-    let taken = |name: &str| source.column(name).is_some();
-    let mut synthetic: Vec<DerivedColumn> = Vec::new();
-    let mut partition_names: Vec<String> = partition
-        .iter()
-        .filter_map(|i| col(*i))
-        .map(|c| c.name.clone())
-        .collect();
-
-    if partition.is_empty() {
-        // Only a time range: partition by the period it falls in.
-        let Some((time_col, kind)) = p
-            .range
-            .iter()
-            .filter_map(|i| col(*i))
-            .find_map(|c| time_kind(c).map(|k| (c, k)))
-        else {
-            return Err(DeriveError::NoPartitionKey);
-        };
-        let (base, ty, period) = match kind {
-            TimeKind::Instant => ("day", CqlType::native(NativeType::Date), "day"),
-            TimeKind::Bucket => (
-                "month",
-                CqlType::native(NativeType::Text),
-                "month ('2024-08')",
-            ),
-        };
-        let name = free_name(base, &taken);
-        notes.push(format!(
-            "no column is restricted by `=`: `{name}` is the {period} of `{}`, computed at write time; \
-             a range over several periods reads one partition per period",
-            time_col.name
-        ));
-        partition_names.push(name.clone());
-        synthetic.push(DerivedColumn {
-            name,
-            ty,
-            origin: ColumnOrigin::TimeBucket,
-        });
-    }
-
-    // A partition key made only of a time bucket or a low-cardinality value puts all
-    // concurrent writes in one partition: salt it.
-    // `None` as soon as one column spreads the data well enough.
-    let weak: Option<Vec<String>> = partition
-        .iter()
-        .filter_map(|i| col(*i))
-        .map(|c| match time_kind(c) {
-            Some(_) => Some(format!("heuristic: `{}` is a time value", c.name)),
-            None => low_cardinality_reason(c, options.distinct(&c.name)),
-        })
-        .collect();
-    let weak = weak.unwrap_or_default();
-    let needs_salt = partition.is_empty() || !weak.is_empty();
-    if needs_salt && options.salt_buckets > 1 {
-        let name = free_name("bucket", &taken);
-        let spread_by = source
-            .partition_key()
-            .chain(source.clustering())
-            .find(|c| !partition_names.contains(&c.name) && time_kind(c).is_none())
-            .map_or_else(|| "the row's key".to_string(), |c| format!("`{}`", c.name));
-        let why = if weak.is_empty() {
-            format!("`{}` alone", partition_names.join("`, `"))
-        } else {
-            weak.join(", ")
-        };
-        let n = options.salt_buckets;
-        notes.push(format!(
-            "{why}; as the whole partition key it puts every write of a period (or of a value) in one partition, \
-             a hot partition: `{name}` = hash({spread_by}) % {n} spreads it over {n} partitions, and the query reads all {n}"
-        ));
-        partition_names.push(name.clone());
-        synthetic.push(DerivedColumn {
-            name,
-            ty: CqlType::native(NativeType::Int),
-            origin: ColumnOrigin::Salt,
-        });
-    }
-
-    // Rows inside the partition: instants fixed by `=`, then the ORDER BY (in the
-    // query's direction), then the ranges, then the source key for uniqueness.
-    let mut clustering: Vec<(usize, Order)> = Vec::new();
-    let placed = |clustering: &[(usize, Order)], i: usize| {
-        partition.contains(&i) || clustering.iter().any(|(c, _)| *c == i)
-    };
-    let declared = |i: usize| match col(i).map(|c| c.kind) {
-        Some(ColumnKind::Clustering(_, order)) => order,
-        _ => Order::Asc,
-    };
-    for &i in &clustering_equal {
-        clustering.push((i, declared(i)));
-    }
-    for &(i, order) in &p.order_by {
-        if !placed(&clustering, i) && col(i).is_some_and(key_eligible) {
-            clustering.push((i, order));
-        }
-    }
-    // One range can be a slice of the clustering; any other stays a filter inside
-    // the partition (a measured value such as `temp` must not become a key column).
-    let slice = slice_column(&p, &|i| col(i));
-    for &i in &p.range {
-        if Some(i) == slice {
-            if !placed(&clustering, i) {
-                clustering.push((i, declared(i)));
-            }
-        } else if !placed(&clustering, i) && !filters.contains(&i) {
-            filters.push(i);
-        }
-    }
-    for (i, c) in source.columns.iter().enumerate() {
-        if c.is_primary_key() && !placed(&clustering, i) {
-            clustering.push((i, declared(i)));
-        }
-    }
 
     let name = derived_name(schema, source, &partition_names, &synthetic);
-    let mut key_columns: Vec<DerivedColumn> = Vec::new();
-    for n in &partition_names {
-        if let Some(s) = synthetic.iter().find(|s| &s.name == n) {
-            key_columns.push(s.clone());
-        } else if let Some(c) = source.column(n) {
-            key_columns.push(source_column(c));
-        }
-    }
-    key_columns.extend(
-        clustering
-            .iter()
-            .filter_map(|(i, _)| col(*i))
-            .map(source_column),
-    );
-    let mut columns = key_columns;
-    for c in &source.columns {
-        if !columns.iter().any(|k| k.name == c.name) {
-            columns.push(source_column(c));
-        }
-    }
+    let columns = table_columns(source, &partition_names, &synthetic, &clustering);
     let clustering: Vec<(String, Order)> = clustering
         .iter()
         .filter_map(|(i, o)| col(*i).map(|c| (c.name.clone(), *o)))
@@ -197,18 +55,7 @@ pub fn derive_table(
     query.table = retarget(&select.table, &name);
     query.allow_filtering = false;
     insert_synthetic_relations(&mut query, &synthetic, options.salt_buckets);
-
-    let grows = !partition_names.iter().any(|n| {
-        source.column(n).and_then(&time_kind).is_some()
-            || synthetic
-                .iter()
-                .any(|s| &s.name == n && s.origin == ColumnOrigin::TimeBucket)
-    }) && clustering
-        .first()
-        .and_then(|(c, _)| source.column(c))
-        .and_then(&time_kind)
-        == Some(TimeKind::Instant);
-    if grows {
+    if grows_for_ever(source, options, &partition_names, &synthetic, &clustering) {
         notes.push(
             "heuristic: no time bucket in the partition key, so rows accumulate in it for ever; \
              if it can pass 100 MB or 100,000 rows, add a bucket (a day, a month) to the key and to the query"
@@ -258,6 +105,230 @@ pub fn derive_table(
         query,
         path,
     })
+}
+
+/// The key being derived: source columns (by index) and synthetic columns
+/// (time bucket, salt), with the notes that explain each choice.
+struct Key {
+    /// Source columns restricted by `=` that locate the partition.
+    partition: Vec<usize>,
+    /// Instants restricted by `=`: they sort rows when anything else partitions.
+    clustering_equal: Vec<usize>,
+    /// The partition key's column names, source and synthetic, in order.
+    partition_names: Vec<String>,
+    synthetic: Vec<DerivedColumn>,
+    /// Restricted columns that stay filters.
+    filters: Vec<usize>,
+    notes: Vec<String>,
+}
+
+/// Equalities locate the partition, except instants: a partition per timestamp
+/// would hold one row, so they sort rows instead when anything else can partition.
+fn partition_by_equalities(source: &Table, p: &Predicates, options: &DeriveOptions<'_>) -> Key {
+    let col = |i: usize| source.columns.get(i);
+    let mut filters: Vec<usize> = p.filter.clone();
+    let mut equal = Vec::new();
+    for &i in &p.equal {
+        match col(i) {
+            Some(c) if key_eligible(c) => equal.push(i),
+            Some(_) => filters.push(i),
+            None => {}
+        }
+    }
+    let (instants, others): (Vec<usize>, Vec<usize>) = equal
+        .iter()
+        .partition(|i| col(**i).and_then(|c| options.time_kind(c)) == Some(TimeKind::Instant));
+    let (partition, clustering_equal) = if others.is_empty() {
+        (instants, Vec::new())
+    } else {
+        (others, instants)
+    };
+    let partition_names = partition
+        .iter()
+        .filter_map(|i| col(*i))
+        .map(|c| c.name.clone())
+        .collect();
+    Key {
+        partition,
+        clustering_equal,
+        partition_names,
+        synthetic: Vec::new(),
+        filters,
+        notes: Vec::new(),
+    }
+}
+
+/// Only a time range: partition by the period it falls in.
+fn bucket_by_time_range(
+    source: &Table,
+    p: &Predicates,
+    options: &DeriveOptions<'_>,
+    key: &mut Key,
+) -> Result<(), DeriveError> {
+    let Some((time_col, kind)) = p
+        .range
+        .iter()
+        .filter_map(|i| source.columns.get(*i))
+        .find_map(|c| options.time_kind(c).map(|k| (c, k)))
+    else {
+        return Err(DeriveError::NoPartitionKey);
+    };
+    let (base, ty, period) = match kind {
+        TimeKind::Instant => ("day", CqlType::native(NativeType::Date), "day"),
+        TimeKind::Bucket => (
+            "month",
+            CqlType::native(NativeType::Text),
+            "month ('2024-08')",
+        ),
+    };
+    let name = free_name(base, &|n: &str| source.column(n).is_some());
+    key.notes.push(format!(
+        "no column is restricted by `=`: `{name}` is the {period} of `{}`, computed at write time; \
+         a range over several periods reads one partition per period",
+        time_col.name
+    ));
+    key.partition_names.push(name.clone());
+    key.synthetic.push(DerivedColumn {
+        name,
+        ty,
+        origin: ColumnOrigin::TimeBucket,
+    });
+    Ok(())
+}
+
+/// A partition key made only of a time bucket or a low-cardinality value puts all
+/// concurrent writes in one partition: salt it.
+fn salt_weak_partition(source: &Table, options: &DeriveOptions<'_>, key: &mut Key) {
+    // `None` as soon as one column spreads the data well enough.
+    let weak: Option<Vec<String>> = key
+        .partition
+        .iter()
+        .filter_map(|i| source.columns.get(*i))
+        .map(|c| match options.time_kind(c) {
+            Some(_) => Some(format!("heuristic: `{}` is a time value", c.name)),
+            None => low_cardinality_reason(c, options.distinct(&c.name)),
+        })
+        .collect();
+    let weak = weak.unwrap_or_default();
+    let needs_salt = key.partition.is_empty() || !weak.is_empty();
+    if !needs_salt || options.salt_buckets <= 1 {
+        return;
+    }
+    let name = free_name("bucket", &|n: &str| source.column(n).is_some());
+    let spread_by = source
+        .partition_key()
+        .chain(source.clustering())
+        .find(|c| !key.partition_names.contains(&c.name) && options.time_kind(c).is_none())
+        .map_or_else(|| "the row's key".to_string(), |c| format!("`{}`", c.name));
+    let why = if weak.is_empty() {
+        format!("`{}` alone", key.partition_names.join("`, `"))
+    } else {
+        weak.join(", ")
+    };
+    let n = options.salt_buckets;
+    key.notes.push(format!(
+        "{why}; as the whole partition key it puts every write of a period (or of a value) in one partition, \
+         a hot partition: `{name}` = hash({spread_by}) % {n} spreads it over {n} partitions, and the query reads all {n}"
+    ));
+    key.partition_names.push(name.clone());
+    key.synthetic.push(DerivedColumn {
+        name,
+        ty: CqlType::native(NativeType::Int),
+        origin: ColumnOrigin::Salt,
+    });
+}
+
+/// Rows inside the partition: instants fixed by `=`, then the ORDER BY (in the
+/// query's direction), then the ranges, then the source key for uniqueness.
+fn clustering_of(source: &Table, p: &Predicates, key: &mut Key) -> Vec<(usize, Order)> {
+    let col = |i: usize| source.columns.get(i);
+    let mut clustering: Vec<(usize, Order)> = Vec::new();
+    let partition = &key.partition;
+    let placed = |clustering: &[(usize, Order)], i: usize| {
+        partition.contains(&i) || clustering.iter().any(|(c, _)| *c == i)
+    };
+    let declared = |i: usize| match col(i).map(|c| c.kind) {
+        Some(ColumnKind::Clustering(_, order)) => order,
+        _ => Order::Asc,
+    };
+    for &i in &key.clustering_equal {
+        clustering.push((i, declared(i)));
+    }
+    for &(i, order) in &p.order_by {
+        if !placed(&clustering, i) && col(i).is_some_and(key_eligible) {
+            clustering.push((i, order));
+        }
+    }
+    // One range can be a slice of the clustering; any other stays a filter inside
+    // the partition (a measured value such as `temp` must not become a key column).
+    let slice = slice_column(p, &|i| col(i));
+    for &i in &p.range {
+        if Some(i) == slice {
+            if !placed(&clustering, i) {
+                clustering.push((i, declared(i)));
+            }
+        } else if !placed(&clustering, i) && !key.filters.contains(&i) {
+            key.filters.push(i);
+        }
+    }
+    for (i, c) in source.columns.iter().enumerate() {
+        if c.is_primary_key() && !placed(&clustering, i) {
+            clustering.push((i, declared(i)));
+        }
+    }
+    clustering
+}
+
+/// Key columns first (partition, then clustering), then every other column of
+/// the source.
+fn table_columns(
+    source: &Table,
+    partition_names: &[String],
+    synthetic: &[DerivedColumn],
+    clustering: &[(usize, Order)],
+) -> Vec<DerivedColumn> {
+    let mut columns: Vec<DerivedColumn> = Vec::new();
+    for n in partition_names {
+        if let Some(s) = synthetic.iter().find(|s| &s.name == n) {
+            columns.push(s.clone());
+        } else if let Some(c) = source.column(n) {
+            columns.push(source_column(c));
+        }
+    }
+    columns.extend(
+        clustering
+            .iter()
+            .filter_map(|(i, _)| source.columns.get(*i))
+            .map(source_column),
+    );
+    for c in &source.columns {
+        if !columns.iter().any(|k| k.name == c.name) {
+            columns.push(source_column(c));
+        }
+    }
+    columns
+}
+
+/// True when nothing of the partition key is a time value or bucket while the
+/// rows are sorted by an instant: the partition accumulates rows for ever.
+fn grows_for_ever(
+    source: &Table,
+    options: &DeriveOptions<'_>,
+    partition_names: &[String],
+    synthetic: &[DerivedColumn],
+    clustering: &[(String, Order)],
+) -> bool {
+    let time_kind = |c: &Column| options.time_kind(c);
+    !partition_names.iter().any(|n| {
+        source.column(n).and_then(time_kind).is_some()
+            || synthetic
+                .iter()
+                .any(|s| &s.name == n && s.origin == ColumnOrigin::TimeBucket)
+    }) && clustering
+        .first()
+        .and_then(|(c, _)| source.column(c))
+        .and_then(time_kind)
+        == Some(TimeKind::Instant)
 }
 
 /// The query completed with the time buckets of the partition key it leaves out
