@@ -133,145 +133,15 @@ pub fn has_time_ordered_clustering(table: &Table, stats: &TableStats) -> bool {
 impl Layout {
     pub fn build(table: &Table, stats: &TableStats) -> Layout {
         let mut notes = Vec::new();
-        let qualified = table.qualified_name();
-        let col_stats = |c: &Column| stats.column(&c.name).cloned().unwrap_or_default();
         let one_row_per_partition = table.clustering_len() == 0;
-
-        let retention = match stats.retention {
-            Retention::Seconds(s) => {
-                notes.push(format!("retention {}", format_duration(s)));
-                Some(s)
-            }
-            Retention::Unbounded => {
-                notes.push("retention unbounded (rows are never deleted)".into());
-                None
-            }
-            Retention::TableDefault => {
-                match table.options.default_time_to_live.filter(|t| *t > 0) {
-                    Some(ttl) => {
-                        notes.push(format!(
-                        "retention {} (the table's default_time_to_live; expired cells are assumed compacted away)",
-                        format_duration(ttl)
-                    ));
-                        Some(ttl)
-                    }
-                    None => {
-                        notes.push(
-                            "retention unbounded (no `retention` and no default_time_to_live)"
-                                .into(),
-                        );
-                        None
-                    }
-                }
-            }
-        };
+        let retention = retention_of(table, stats, &mut notes);
         let age = retention.unwrap_or_else(|| stats.horizon.unwrap_or(DEFAULT_HORIZON));
-
-        // Which partition-key columns are time buckets, and the growth they imply.
-        let pk: Vec<&Column> = table.partition_key().collect();
-        let explicit_growth = match stats.volume {
-            Volume::Growth { rows_per_second } => Some(rows_per_second),
-            _ => None,
-        };
-        let time_clustering_rate =
-            table
-                .clustering()
-                .find_map(|c| match col_stats(c).distribution {
-                    Some(Distribution::Time { per_second }) => Some((c.name.clone(), per_second)),
-                    _ => None,
-                });
-        let time_key_rate = pk.iter().find_map(|c| {
-            let s = col_stats(c);
-            match (s.distribution, s.bucket) {
-                (Some(Distribution::Time { per_second }), None) => {
-                    Some((c.name.clone(), per_second))
-                }
-                _ => None,
-            }
-        });
-        let growing = explicit_growth.is_some()
+        let rates = TimeRates::of(table, stats);
+        let growing = matches!(stats.volume, Volume::Growth { .. })
             || (matches!(stats.volume, Volume::Unspecified)
-                && (time_clustering_rate.is_some() || time_key_rate.is_some()));
-
-        let mut bucket = None;
-        let mut dims = Vec::new();
-        for c in &pk {
-            let s = col_stats(c);
-            let declared_bucket = s.bucket.or_else(|| {
-                (growing
-                    && c.ty == CqlType::Native(NativeType::Date)
-                    && s.distinct.is_none()
-                    && s.distribution.is_none())
-                .then(|| {
-                    notes.push(format!(
-                        "`{}` (date) taken as a day bucket of the partition key",
-                        c.name
-                    ));
-                    BucketUnit::Day
-                })
-            });
-            if growing
-                && let Some(unit) = declared_bucket
-                && bucket.is_none()
-            {
-                bucket = Some((c.name.clone(), unit.seconds()));
-                continue;
-            }
-            let single_key = one_row_per_partition && pk.len() == 1;
-            dims.push(key_dim(c, &s, growing, age, single_key, stats, &mut notes));
-        }
-
-        // The row count: explicit, or derived from a time-based column.
-        let flow = match stats.volume {
-            Volume::Fixed { rows } => {
-                notes.push(format!("{} rows (fixed size)", format_count(rows)));
-                Flow::Fixed { rows }
-            }
-            Volume::Growth { rows_per_second } => {
-                notes.push(format!("{} rows/s (growth)", format_count(rows_per_second)));
-                Flow::Growth {
-                    rows_per_second,
-                    retention,
-                    age,
-                }
-            }
-            Volume::Unspecified => match (&time_clustering_rate, &time_key_rate) {
-                (Some((col, rate)), _) => {
-                    let per_key: f64 = dims.iter().map(|d| d.distinct).product();
-                    let rows_per_second = rate * per_key;
-                    notes.push(format!(
-                        "{} rows/s derived: `{col}` at {} per partition × {} partition keys",
-                        format_count(rows_per_second),
-                        format_rate(*rate),
-                        format_count(per_key)
-                    ));
-                    Flow::Growth {
-                        rows_per_second,
-                        retention,
-                        age,
-                    }
-                }
-                (None, Some((col, rate))) => {
-                    notes.push(format!(
-                        "{} rows/s derived from `{col}` (time({}))",
-                        format_count(*rate),
-                        format_rate(*rate)
-                    ));
-                    Flow::Growth {
-                        rows_per_second: *rate,
-                        retention,
-                        age,
-                    }
-                }
-                (None, None) => {
-                    notes.push(format!(
-                        "{} rows (default: give `rows` or `rows_per_second`)",
-                        format_count(DEFAULT_ROWS)
-                    ));
-                    Flow::Fixed { rows: DEFAULT_ROWS }
-                }
-            },
-        };
+                && (rates.clustering.is_some() || rates.key.is_some()));
+        let (bucket, dims) = key_dims(table, stats, growing, age, &mut notes);
+        let flow = flow_of(stats, &rates, &dims, retention, age, &mut notes);
         if let Flow::Growth {
             retention: None,
             age,
@@ -301,7 +171,7 @@ impl Layout {
         }
         let query_span = stats.query_span.unwrap_or(DEFAULT_QUERY_SPAN);
         Layout {
-            table: qualified,
+            table: table.qualified_name(),
             flow,
             dims,
             bucket,
@@ -328,6 +198,169 @@ impl Layout {
 
     pub fn is_growing(&self) -> bool {
         matches!(self.flow, Flow::Growth { .. })
+    }
+}
+
+/// How long rows live: the stats' `retention`, else the table's
+/// `default_time_to_live`; `None` when they are never deleted.
+fn retention_of(table: &Table, stats: &TableStats, notes: &mut Vec<String>) -> Option<u64> {
+    match stats.retention {
+        Retention::Seconds(s) => {
+            notes.push(format!("retention {}", format_duration(s)));
+            Some(s)
+        }
+        Retention::Unbounded => {
+            notes.push("retention unbounded (rows are never deleted)".into());
+            None
+        }
+        Retention::TableDefault => match table.options.default_time_to_live.filter(|t| *t > 0) {
+            Some(ttl) => {
+                notes.push(format!(
+                    "retention {} (the table's default_time_to_live; expired cells are assumed compacted away)",
+                    format_duration(ttl)
+                ));
+                Some(ttl)
+            }
+            None => {
+                notes.push(
+                    "retention unbounded (no `retention` and no default_time_to_live)".into(),
+                );
+                None
+            }
+        },
+    }
+}
+
+/// The rates of the time-distributed columns: a clustering column (rows per
+/// partition per second) and a partition-key column that is not a bucket.
+struct TimeRates {
+    clustering: Option<(String, f64)>,
+    key: Option<(String, f64)>,
+}
+
+impl TimeRates {
+    fn of(table: &Table, stats: &TableStats) -> TimeRates {
+        let col_stats = |c: &Column| stats.column(&c.name).cloned().unwrap_or_default();
+        let clustering = table
+            .clustering()
+            .find_map(|c| match col_stats(c).distribution {
+                Some(Distribution::Time { per_second }) => Some((c.name.clone(), per_second)),
+                _ => None,
+            });
+        let key = table.partition_key().find_map(|c| {
+            let s = col_stats(c);
+            match (s.distribution, s.bucket) {
+                (Some(Distribution::Time { per_second }), None) => {
+                    Some((c.name.clone(), per_second))
+                }
+                _ => None,
+            }
+        });
+        TimeRates { clustering, key }
+    }
+}
+
+/// Which partition-key column is the time bucket (the first declared one, on a
+/// growing table), and the dimensions of the others.
+fn key_dims(
+    table: &Table,
+    stats: &TableStats,
+    growing: bool,
+    age: u64,
+    notes: &mut Vec<String>,
+) -> (Option<(String, u64)>, Vec<KeyDim>) {
+    let col_stats = |c: &Column| stats.column(&c.name).cloned().unwrap_or_default();
+    let one_row_per_partition = table.clustering_len() == 0;
+    let pk: Vec<&Column> = table.partition_key().collect();
+    let mut bucket = None;
+    let mut dims = Vec::new();
+    for c in &pk {
+        let s = col_stats(c);
+        let declared_bucket = s.bucket.or_else(|| {
+            (growing
+                && c.ty == CqlType::Native(NativeType::Date)
+                && s.distinct.is_none()
+                && s.distribution.is_none())
+            .then(|| {
+                notes.push(format!(
+                    "`{}` (date) taken as a day bucket of the partition key",
+                    c.name
+                ));
+                BucketUnit::Day
+            })
+        });
+        if growing
+            && let Some(unit) = declared_bucket
+            && bucket.is_none()
+        {
+            bucket = Some((c.name.clone(), unit.seconds()));
+            continue;
+        }
+        let single_key = one_row_per_partition && pk.len() == 1;
+        dims.push(key_dim(c, &s, growing, age, single_key, stats, notes));
+    }
+
+    (bucket, dims)
+}
+
+/// The row count: explicit, or derived from a time-based column.
+fn flow_of(
+    stats: &TableStats,
+    rates: &TimeRates,
+    dims: &[KeyDim],
+    retention: Option<u64>,
+    age: u64,
+    notes: &mut Vec<String>,
+) -> Flow {
+    match stats.volume {
+        Volume::Fixed { rows } => {
+            notes.push(format!("{} rows (fixed size)", format_count(rows)));
+            Flow::Fixed { rows }
+        }
+        Volume::Growth { rows_per_second } => {
+            notes.push(format!("{} rows/s (growth)", format_count(rows_per_second)));
+            Flow::Growth {
+                rows_per_second,
+                retention,
+                age,
+            }
+        }
+        Volume::Unspecified => match (&rates.clustering, &rates.key) {
+            (Some((col, rate)), _) => {
+                let per_key: f64 = dims.iter().map(|d| d.distinct).product();
+                let rows_per_second = rate * per_key;
+                notes.push(format!(
+                    "{} rows/s derived: `{col}` at {} per partition × {} partition keys",
+                    format_count(rows_per_second),
+                    format_rate(*rate),
+                    format_count(per_key)
+                ));
+                Flow::Growth {
+                    rows_per_second,
+                    retention,
+                    age,
+                }
+            }
+            (None, Some((col, rate))) => {
+                notes.push(format!(
+                    "{} rows/s derived from `{col}` (time({}))",
+                    format_count(*rate),
+                    format_rate(*rate)
+                ));
+                Flow::Growth {
+                    rows_per_second: *rate,
+                    retention,
+                    age,
+                }
+            }
+            (None, None) => {
+                notes.push(format!(
+                    "{} rows (default: give `rows` or `rows_per_second`)",
+                    format_count(DEFAULT_ROWS)
+                ));
+                Flow::Fixed { rows: DEFAULT_ROWS }
+            }
+        },
     }
 }
 
