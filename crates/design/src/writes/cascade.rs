@@ -12,7 +12,7 @@ use cqlmodel_stats::{
 
 use super::path::Context;
 use super::statements::plan_table;
-use super::{Step, WriteStatement};
+use super::{ReadSource, Step, WriteStatement};
 use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::{Entity, OnDelete};
@@ -33,9 +33,11 @@ pub(super) fn cascades(
     if m.kind != MutationKind::Delete {
         return out;
     }
-    let mut parents = vec![(m.entity.clone(), 0usize)];
+    // Each parent with its depth and where the cascade found its keys (none
+    // for the deleted row itself: the mutation binds them).
+    let mut parents: Vec<(String, usize, Option<ReadSource>)> = vec![(m.entity.clone(), 0, None)];
     let mut visited = vec![m.entity.clone()];
-    while let Some((parent, depth)) = parents.pop() {
+    while let Some((parent, depth, found)) = parents.pop() {
         for &child in ctx.children.get(parent.as_str()).into_iter().flatten() {
             for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
                 let Some(action) = fk.on_delete else { continue };
@@ -93,6 +95,7 @@ pub(super) fn cascades(
                             ));
                             st.reads_first =
                                 Some(format!("the `{parent}` keys the cascade deleted"));
+                            st.reads = found.iter().cloned().collect();
                         }
                         whole.push(format!("`{}`", st.table));
                         out.push(st);
@@ -104,6 +107,7 @@ pub(super) fn cascades(
                         .filter(|s| !s.counter || action == OnDelete::Cascade)
                     {
                         repeat_per_child(&mut st, &parent, child, action, source, &bound);
+                        st.reads = vec![children_read(child, &fk.columns, source)];
                         if action == OnDelete::SetNull {
                             bind_null(&mut st, t, child, &fk.columns);
                         }
@@ -132,7 +136,11 @@ pub(super) fn cascades(
                 notes.push(note);
                 if action == OnDelete::Cascade {
                     visited.push(child.name.clone());
-                    parents.push((child.name.clone(), depth + 1));
+                    parents.push((
+                        child.name.clone(),
+                        depth + 1,
+                        Some(children_read(child, &fk.columns, source)),
+                    ));
                 }
             }
         }
@@ -181,6 +189,15 @@ fn children_table<'t>(tables: &'t [TableDesign], child: &Entity, fk: &[String]) 
         .map(|t| t.name.as_str())
 }
 
+/// The read of the children's keys by their reference to the deleted parent:
+/// from `source` when a designed table lists them, else from no table.
+fn children_read(child: &Entity, fk: &[String], source: Option<&str>) -> ReadSource {
+    match source {
+        Some(t) => ReadSource::from_table(&child.name, t, fk),
+        None => ReadSource::by(&child.name, fk),
+    }
+}
+
 /// `SET NULL` writes null, not a value the application would have to bind.
 fn bind_null(st: &mut WriteStatement, t: &TableDesign, child: &Entity, fk: &[String]) {
     for c in fk {
@@ -224,6 +241,7 @@ fn partition_delete(
         repeat: salt
             .map(|n| format!("once per salt bucket ({n}): the salt is part of the partition key")),
         reads_first: None,
+        reads: Vec::new(),
         counter: t.kind == TableKind::Counter,
         lwt: false,
         hybrid: false,

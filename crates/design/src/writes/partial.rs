@@ -89,6 +89,7 @@ fn release(
         ix.columns.join("`, `"),
         e.primary_key.join(", ")
     ));
+    st.reads = vec![super::ReadSource::by(&e.name, &e.primary_key)];
     st
 }
 

@@ -10,7 +10,7 @@ use super::mechanisms::assign_mechanisms;
 use super::presence::pk_is_entity_key;
 use super::statements::plan_table;
 use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, ranges};
-use crate::derive::{KeyPart, TableDesign};
+use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::meaning::Meaning;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::{Entity, Model};
@@ -162,6 +162,7 @@ pub(super) fn plan_path(
         &mut statements,
         &mut notes,
     );
+    resolve_reads(ctx, &mut statements);
     order(ctx, &m, record.as_deref(), &mut statements);
     assign_mechanisms(&mut statements);
     conditions::explain(&mut statements, &m, rate, record.as_deref());
@@ -249,6 +250,39 @@ fn table_statements(
         statements.extend(planned_statements);
     }
     (statements, amplification)
+}
+
+/// Names the designed table of every read its producer left open.
+fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
+    for r in statements
+        .iter_mut()
+        .flat_map(|s| s.reads.iter_mut())
+        .filter(|r| r.table.is_none())
+    {
+        r.table = read_table(ctx, &r.entity, &r.key);
+    }
+}
+
+/// The designed table that finds `entity`'s rows by `key`: a table keyed by
+/// exactly those columns, else the entity's row of record when `key` is its
+/// primary key; `None` when no table finds them.
+fn read_table(ctx: &Context<'_>, entity: &str, key: &[String]) -> Option<String> {
+    let e = ctx.model.entity(entity)?;
+    let keyed = ctx
+        .mentions
+        .get(entity)
+        .into_iter()
+        .flatten()
+        .filter_map(|&i| ctx.tables.get(i))
+        .find(|t| t.kind == TableKind::Table && super::kept::keyed_by(t, entity, key));
+    if let Some(t) = keyed {
+        return Some(t.name.clone());
+    }
+    let by_primary_key =
+        key.len() == e.primary_key.len() && key.iter().all(|k| e.primary_key.contains(k));
+    by_primary_key
+        .then(|| ctx.record_table(entity).map(|t| t.name.clone()))
+        .flatten()
 }
 
 /// The write of record first (the entity's own partition), then the other
