@@ -13,7 +13,7 @@ use cqlmodel_stats::{
 use super::path::Context;
 use super::statements::plan_table;
 use super::{ReadSource, Step, WriteStatement};
-use crate::derive::{KeyPart, TableDesign, TableKind};
+use crate::derive::{TableDesign, TableKind};
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::{Entity, OnDelete};
 
@@ -62,6 +62,11 @@ pub(super) fn cascades(
                 }
                 let child_m = child_mutation(child, &fk.columns, action);
                 let source = children_table(ctx.tables, child, &fk.columns);
+                let spread = source.and_then(|s| {
+                    ctx.named(s).find_map(|t| {
+                        super::cascade_buckets::keyed_by_reference(t, child, &fk.columns)
+                    })
+                });
                 let bound = bound(ctx.stats, child, &fk.columns, &parent);
                 let touched = ctx.mentions.get(&child.name).map_or(&[][..], Vec::as_slice);
                 let (mut n, mut whole, mut expiring) = (0, Vec::new(), Vec::new());
@@ -82,20 +87,33 @@ pub(super) fn cascades(
                         continue;
                     }
                     if action == OnDelete::Cascade
-                        && let Some(st) =
-                            partition_delete(ctx.keyspace, t, child, &fk.columns, &parent)
+                        && let Some(st) = partition_delete(ctx, t, child, &fk.columns, &parent)
                     {
                         let mut st = st;
+                        if source == Some(t.name.as_str()) {
+                            // The other tables' deletes read the children's
+                            // keys from these partitions: they go last.
+                            st.step = Step::Sweep;
+                        }
                         if depth > 0 {
                             // The parent is itself a cascaded child: one
                             // partition per such row.
                             st.repeat = Some(format!(
-                                "once per `{parent}` row the cascade from `{}` deletes",
-                                m.entity
+                                "once per `{parent}` row the cascade from `{}` deletes{}",
+                                m.entity,
+                                st.repeat
+                                    .as_deref()
+                                    .map(|r| format!(", and for each {r}"))
+                                    .unwrap_or_default()
                             ));
-                            st.reads_first =
-                                Some(format!("the `{parent}` keys the cascade deleted"));
-                            st.reads = found.iter().cloned().collect();
+                            st.reads_first = Some(format!(
+                                "the `{parent}` keys the cascade deleted{}",
+                                st.reads_first
+                                    .as_deref()
+                                    .map(|r| format!("; {r}"))
+                                    .unwrap_or_default()
+                            ));
+                            st.reads.splice(0..0, found.iter().cloned());
                         }
                         whole.push(format!("`{}`", st.table));
                         out.push(st);
@@ -106,7 +124,7 @@ pub(super) fn cascades(
                         .into_iter()
                         .filter(|s| !s.counter || action == OnDelete::Cascade)
                     {
-                        repeat_per_child(&mut st, &parent, child, action, source, &bound);
+                        repeat_per_child(&mut st, &parent, child, action, (source, spread), &bound);
                         st.reads = vec![children_read(child, &fk.columns, source)];
                         if action == OnDelete::SetNull {
                             bind_null(&mut st, t, child, &fk.columns);
@@ -184,7 +202,7 @@ fn children_table<'t>(tables: &'t [TableDesign], child: &Entity, fk: &[String]) 
             // A materialized view serves the read as well (Cassandra keeps it).
             t.grain == [child.name.clone()]
                 && matches!(t.kind, TableKind::Table | TableKind::View { .. })
-                && keyed_by_reference(t, child, fk).is_some()
+                && super::cascade_buckets::keyed_by_reference(t, child, fk).is_some()
         })
         .map(|t| t.name.as_str())
 }
@@ -216,32 +234,42 @@ fn bind_null(st: &mut WriteStatement, t: &TableDesign, child: &Entity, fk: &[Str
 }
 
 /// A table partitioned by the reference holds the deleted parent's children
-/// in one partition: one partition delete removes them all (one tombstone).
+/// in one partition per salt value and time bucket: one partition delete per
+/// such partition removes them all (one tombstone each), however many rows.
 fn partition_delete(
-    keyspace: &str,
+    ctx: &Context<'_>,
     t: &TableDesign,
     child: &Entity,
     fk: &[String],
     parent: &str,
 ) -> Option<WriteStatement> {
-    let salt = keyed_by_reference(t, child, fk)?;
+    let spread = super::cascade_buckets::keyed_by_reference(t, child, fk)?;
     let names: Vec<String> = t
         .partition_key
         .iter()
         .map(|p| Some(format!("{} = ?", quote_ident(&t.column_for(p)?.name))))
         .collect::<Option<_>>()?;
+    let reach = super::cascade_buckets::reach(ctx.model, ctx.stats, parent, child, spread);
+    let (reads_first, reads) = match reach.reads_first {
+        Some((text, read)) => (Some(text), vec![read]),
+        None => (None, Vec::new()),
+    };
+    let spread_words = match (spread.bucket, spread.salt) {
+        (Some((_, unit)), _) => format!("partition per `{unit}` bucket"),
+        (None, Some(_)) => "partition per salt value".to_string(),
+        (None, None) => "partition".to_string(),
+    };
     Some(WriteStatement {
         table: t.name.clone(),
         cql: format!(
             "DELETE FROM {}.{} WHERE {}",
-            quote_ident(keyspace),
+            quote_ident(ctx.keyspace),
             quote_ident(&t.name),
             names.join(" AND ")
         ),
-        repeat: salt
-            .map(|n| format!("once per salt bucket ({n}): the salt is part of the partition key")),
-        reads_first: None,
-        reads: Vec::new(),
+        repeat: reach.repeat,
+        reads_first,
+        reads,
         counter: t.kind == TableKind::Counter,
         lwt: false,
         hybrid: false,
@@ -249,25 +277,10 @@ fn partition_delete(
         step: Step::Plain,
         mechanism: String::new(),
         reason: format!(
-            "ON DELETE CASCADE: the deleted `{parent}`'s `{}` rows are this table's partition: one partition delete (one tombstone), however many rows",
+            "ON DELETE CASCADE: the deleted `{parent}`'s `{}` rows are this table's {spread_words}: one partition delete (one tombstone) each, however many rows",
             child.name
         ),
     })
-}
-
-/// When the table's partition key is the child's reference (plus a salt, if
-/// sizing salted it): `Some(salt buckets)`, `Some(None)` without a salt.
-fn keyed_by_reference(t: &TableDesign, child: &Entity, fk: &[String]) -> Option<Option<u32>> {
-    let mut salt = None;
-    let mut attrs = 0;
-    for p in &t.partition_key {
-        match p {
-            KeyPart::Attr(a) if a.entity == child.name && fk.contains(&a.column) => attrs += 1,
-            KeyPart::Salt(n) => salt = Some(*n),
-            _ => return None,
-        }
-    }
-    (attrs == fk.len()).then_some(salt)
 }
 
 /// Children per parent, from the statistics: the typical parent's and the
@@ -367,7 +380,7 @@ fn repeat_per_child(
     parent: &str,
     child: &Entity,
     action: OnDelete,
-    source: Option<&str>,
+    (source, spread): (Option<&str>, Option<super::cascade_buckets::Spread<'_>>),
     bound: &Option<Bound>,
 ) {
     let rows = bound.as_ref().map_or(
@@ -381,8 +394,14 @@ fn repeat_per_child(
     ));
     st.reads_first = Some(match source {
         Some(t) => format!(
-            "the `{}` keys, from `{t}` by the deleted `{parent}`'s key",
-            child.name
+            "the `{}` keys, from `{t}` by the deleted `{parent}`'s key{}",
+            child.name,
+            match spread.and_then(|s| s.bucket) {
+                Some((_, unit)) => format!(
+                    ", `{unit}` bucket by `{unit}` bucket over the range its partition deletes reach, before they run"
+                ),
+                None => String::new(),
+            }
         ),
         None => format!(
             "the `{}` keys: no designed table finds them by the `{parent}` reference; carry them with the parent or add a table of `{}` by its reference",

@@ -3,6 +3,7 @@
 //! not atomic.
 
 mod cascade;
+mod cascade_buckets;
 mod clauses;
 mod conditions;
 mod counters;
