@@ -748,3 +748,149 @@ UPDATE accounts SET full_name = $2 WHERE account_id = $1;
     let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
     assert!(errors.is_empty(), "the design's own review: {errors:#?}");
 }
+
+/// The video example: `comments.video_id` is `ON DELETE CASCADE`, and the
+/// comments of a video live in `comments_by_video`, one partition per
+/// (video, week). Deleting a video deletes every week bucket from the video's
+/// creation to now, bounded by the sizing horizon, after the other tables'
+/// deletes have read the comment keys from those partitions.
+#[test]
+fn a_cascade_into_a_time_bucketed_child_table_deletes_every_bucket_from_the_parents_creation() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
+    let d = design(&DesignInput {
+        keyspace: "video",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(&stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let delete = path(&d, "delete_video");
+    let buckets = on(delete, "comments_by_video");
+    assert_eq!(
+        buckets.cql,
+        "DELETE FROM video.comments_by_video WHERE video_id = ? AND week = ?"
+    );
+    let repeat = buckets.repeat.as_deref().unwrap_or_default();
+    assert!(
+        repeat.contains("once per `week` bucket of `created_at` from the deleted `videos`'s `published_at` bucket to now")
+            && repeat.contains("at most 158 `week` buckets (the `videos` row's age, up to 3y (sizing horizon), / 1 week, + the current one): at most 158 partition deletes per `videos`"),
+        "{repeat}"
+    );
+    // The range starts at the parent's creation time, read by its key.
+    assert_eq!(buckets.reads[0].entity, "videos");
+    assert_eq!(buckets.reads[0].key, ["video_id"]);
+    assert_eq!(buckets.reads[0].table.as_deref(), Some("video_by_id"));
+    // The comments' other tables find their keys in those partitions, so the
+    // partition deletes run last.
+    let by_id = on(delete, "comment_by_id");
+    assert_eq!(
+        by_id.tables_read().collect::<Vec<_>>(),
+        ["comments_by_video"]
+    );
+    assert!(
+        by_id
+            .reads_first
+            .as_deref()
+            .is_some_and(|r| r.contains("`week` bucket by `week` bucket")),
+        "{by_id:?}"
+    );
+    let position = |table: &str| delete.statements.iter().position(|s| s.table == table);
+    assert!(position("comment_by_id") < position("comments_by_video"));
+    assert!(
+        delete.notes.iter().any(
+            |n| n.starts_with("ON DELETE CASCADE on `comments.video_id`")
+                && n.contains("found in `comments_by_video`")
+        ),
+        "{:#?}",
+        delete.notes
+    );
+}
+
+/// `UPDATE … SET closed_at = NULL` brings an account back into the partial
+/// unique index's set: PostgreSQL refused it when another open account had
+/// taken the email meanwhile. The design claims the email again first, and
+/// the other statements run only if that claim applied.
+#[test]
+fn an_update_that_brings_a_row_back_into_a_partial_unique_index_claims_again() {
+    let model = "
+CREATE TABLE public.accounts (
+    account_id uuid NOT NULL,
+    email text NOT NULL,
+    full_name text NOT NULL,
+    closed_at timestamp with time zone
+);
+ALTER TABLE ONLY public.accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_id);
+CREATE UNIQUE INDEX accounts_open_email ON public.accounts USING btree (email) WHERE (closed_at IS NULL);
+";
+    let queries = "
+-- @name sign_up @rate 5/s
+INSERT INTO accounts (account_id, email, full_name) VALUES ($1, $2, $3);
+
+-- @name account_by_email @rate 50/s
+SELECT account_id, full_name FROM accounts WHERE email = $1;
+
+-- @name account @rate 50/s
+SELECT email, full_name, closed_at FROM accounts WHERE account_id = $1;
+
+-- @name restore_account @rate 1/min
+UPDATE accounts SET closed_at = NULL WHERE account_id = $1;
+";
+    let d = design_inline(model, queries);
+    let restore = path(&d, "restore_account");
+    let first = restore
+        .statements
+        .first()
+        .unwrap_or_else(|| panic!("empty path"));
+    assert_eq!(
+        first.cql,
+        "INSERT INTO fx.accounts_by_email (email, account_id, full_name) VALUES (?, ?, ?) IF NOT EXISTS",
+        "{:#?}",
+        restore.statements
+    );
+    assert!(first.lwt);
+    assert!(
+        first
+            .only_when
+            .as_deref()
+            .is_some_and(|w| w.contains("matches `WHERE (closed_at IS NULL)`")
+                && w.contains("the old one did not")),
+        "{:?}",
+        first.only_when
+    );
+    assert_eq!(first.reads[0].key, ["account_id"]);
+    // The row of record changes only if the claim applied.
+    let record = restore
+        .statements
+        .iter()
+        .find(|s| s.cql.starts_with("UPDATE fx.account_by_id"))
+        .unwrap_or_else(|| panic!("{:#?}", restore.statements));
+    assert!(
+        record.only_when.as_deref().is_some_and(|w| w.contains(
+            "the re-claim of `email` on `accounts_by_email` applied (`[applied]` = true"
+        )),
+        "{:?}",
+        record.only_when
+    );
+    // Leaving the set still releases, last.
+    assert!(
+        restore
+            .statements
+            .last()
+            .is_some_and(|s| s.cql.starts_with("DELETE FROM fx.accounts_by_email")),
+        "{:#?}",
+        restore.statements
+    );
+    assert!(
+        restore
+            .notes
+            .iter()
+            .any(|n| n.contains("claimed again first")),
+        "{:?}",
+        restore.notes
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
+    assert!(errors.is_empty(), "the design's own review: {errors:#?}");
+}
