@@ -16,6 +16,7 @@ mod path;
 mod presence;
 mod ranges;
 mod statements;
+mod value_sets;
 
 use cqlmodel_stats::Stats;
 use serde::Serialize;

@@ -289,10 +289,7 @@ fn plan_statements(
             match m.kind {
                 MutationKind::Insert => p.statements.push(insert_row(repeat)),
                 MutationKind::Delete if value_set(t, &m.entity) => {
-                    p.note = Some(format!(
-                        "`{}` holds the distinct values of a `count(DISTINCT …)`, not rows: deleting one row cannot remove a value other rows may still hold, so the set keeps it (the count is high by the values whose last row went, until the TTL or a recount job removes them)",
-                        t.name
-                    ));
+                    p.note = Some(super::value_sets::drift_note(model, stats, t));
                 }
                 MutationKind::Delete => {
                     let mut st = statement(t, delete(), repeat);
