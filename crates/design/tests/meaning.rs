@@ -573,7 +573,7 @@ SELECT image_id FROM images WHERE album_id = $1 ORDER BY features <-> $2;
     }
     let no_limit = off_path_reason(&d, "all_similar_images").unwrap_or_default();
     assert!(
-        no_limit.contains("Cassandra's ANN OF needs a LIMIT"),
+        no_limit.contains("Cassandra's ANN OF needs a LIMIT: \"Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000. LIMIT was NO LIMIT\""),
         "{no_limit}"
     );
     let errors: Vec<_> = d.review.iter().filter(|f| f.is_error()).collect();
@@ -928,5 +928,55 @@ DELETE FROM tickets WHERE ticket_id = $1;
         ) && n.contains("lists 4)")),
         "{:#?}",
         close.notes
+    );
+}
+
+/// Cassandra does not page a top-K (ANN) read, refuses a LIMIT over 1,000
+/// and serial consistency, and downgrades any other level to ONE/LOCAL_ONE:
+/// each with Cassandra's own message.
+#[test]
+fn an_ann_read_is_not_paged_and_its_limit_and_consistency_follow_cassandras_rules() {
+    let queries = "
+-- @name similar_passages @rate 20/s @page 5 @cl LOCAL_QUORUM
+SELECT passage_id, body FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIMIT 10;
+
+-- @name next_similar_passages @rate 5/s
+SELECT passage_id, body FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIMIT 10 OFFSET $3;
+
+-- @name many_similar_passages @rate 1/s
+SELECT passage_id FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIMIT 2000;
+
+-- @name serial_similar_passages @rate 1/s @cl SERIAL
+SELECT passage_id FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIMIT 5;
+";
+    let d = design_inline(PASSAGES, queries);
+    let paged = query(&d, "similar_passages");
+    assert_eq!(
+        paged.cql.as_deref(),
+        Some(
+            "SELECT passage_id, body FROM fx.passages_by_book WHERE book_id = ? ORDER BY embedding ANN OF ? LIMIT 10"
+        )
+    );
+    assert!(
+        paged.notes.iter().any(|n| n.contains(
+            "not paged: `@page 5` is under the LIMIT, so Cassandra reads the 10 rows in one page and warns \"Top-K queries do not support paging and the page size is set to 5, which is less than LIMIT 10. The page size has been set to 10 to match the LIMIT.\""
+        ) && n.contains("Downgrading the consistency level to LOCAL_ONE.")),
+        "{:#?}",
+        paged.notes
+    );
+    let offset = off_path_reason(&d, "next_similar_passages").unwrap_or_default();
+    assert!(
+        offset.contains("OFFSET: an ANN read is not paged") && offset.contains("CQL has no OFFSET"),
+        "{offset}"
+    );
+    let many = off_path_reason(&d, "many_similar_passages").unwrap_or_default();
+    assert!(
+        many.contains("\"Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than 1000. LIMIT was 2000\""),
+        "{many}"
+    );
+    let serial = off_path_reason(&d, "serial_similar_passages").unwrap_or_default();
+    assert!(
+        serial.contains("Consistency level SERIAL was used."),
+        "{serial}"
     );
 }
