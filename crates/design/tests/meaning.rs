@@ -980,3 +980,51 @@ SELECT passage_id FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIM
         "{serial}"
     );
 }
+
+/// The sizing fixture: `channels.title` is read with `channel_events_by_channel`
+/// (hour buckets) and `memberships_by_channel` (64 salts), and kept once in
+/// `channel_by_id`. Renaming a channel says what a static in every bucket
+/// would cost instead, from the numbers, next to the one statement it writes.
+#[test]
+fn an_update_of_a_value_kept_out_of_split_tables_states_the_static_per_bucket_alternative() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sizing");
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
+    let d = design(&DesignInput {
+        keyspace: "sizing",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(&stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rename = path(&d, "rename_channel");
+    assert_eq!(
+        rename
+            .statements
+            .iter()
+            .map(|s| s.cql.as_str())
+            .collect::<Vec<_>>(),
+        ["UPDATE sizing.channel_by_id SET title = ? WHERE channel_id = ?"]
+    );
+    let note = |table: &str| {
+        rename
+            .notes
+            .iter()
+            .find(|n| n.contains(&format!("not as a static of `{table}`")))
+            .unwrap_or_else(|| panic!("no alternative for {table}: {:#?}", rename.notes))
+            .clone()
+    };
+    let events = note("channel_events_by_channel");
+    assert!(
+        events.starts_with("`title` of `channels`, read with `channel_events_by_channel`'s rows, is kept once in `channel_by_id`")
+            && events.contains("(a `hour` bucket of `happened_at`): a static in every bucket would write each change to up to 26.3k partitions (the `hour` buckets in 3y (sizing horizon)), 26.3k statements a second at this path's 1/s")
+            && events.contains("chosen: 1 statement per change"),
+        "{events}"
+    );
+    let members = note("memberships_by_channel");
+    assert!(
+        members.contains("(salt 64): a static in every bucket would write each change to 64 partitions (one per salt value), 64 statements a second"),
+        "{members}"
+    );
+}

@@ -16,6 +16,7 @@ mod path;
 mod presence;
 mod ranges;
 mod statements;
+mod static_alternative;
 mod value_sets;
 
 use cqlmodel_stats::Stats;
@@ -245,7 +246,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = path::Context::new(model, meaning, tables, keyspace, stats);
+    let ctx = path::Context::new(model, meaning, tables, keyspace, stats, specs);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()

@@ -12,7 +12,7 @@ use super::statements::plan_table;
 use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, ranges};
 use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::meaning::Meaning;
-use crate::querylist::{MutationKind, MutationSpec};
+use crate::querylist::{MutationKind, MutationSpec, QuerySpec};
 use crate::relational::{Entity, Model};
 
 /// What every path is planned against.
@@ -22,6 +22,8 @@ pub(super) struct Context<'a> {
     pub(super) tables: &'a [TableDesign],
     pub(super) keyspace: &'a str,
     pub(super) stats: Option<&'a Stats>,
+    /// The query list: which attributes each table's reads select.
+    pub(super) specs: &'a [QuerySpec],
     /// Per entity, the indexes of the tables that hold any of its attributes
     /// (rows, statics, copies, counts): the only tables a mutation can touch.
     pub(super) mentions: HashMap<String, Vec<usize>>,
@@ -39,6 +41,7 @@ impl<'a> Context<'a> {
         tables: &'a [TableDesign],
         keyspace: &'a str,
         stats: Option<&'a Stats>,
+        specs: &'a [QuerySpec],
     ) -> Self {
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, t) in tables.iter().enumerate() {
@@ -59,6 +62,7 @@ impl<'a> Context<'a> {
             tables,
             keyspace,
             stats,
+            specs,
             mentions: mentions(tables),
             by_name,
             children,
@@ -153,6 +157,12 @@ pub(super) fn plan_path(
         ));
     }
     let record = ctx.record_table(&m.entity).map(|t| t.name.clone());
+    notes.extend(super::static_alternative::static_alternatives(
+        ctx,
+        &m,
+        rate,
+        record.as_deref(),
+    ));
     super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
     super::partial::release_partial_claims(
         model,
