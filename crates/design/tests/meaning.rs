@@ -1028,3 +1028,75 @@ fn an_update_of_a_value_kept_out_of_split_tables_states_the_static_per_bucket_al
         "{members}"
     );
 }
+
+/// Every statement of the named write paths parses and Cassandra's rules
+/// accept it on the design's own schema.
+fn assert_write_paths_valid(d: &Design, names: &[&str]) {
+    let parsed = cqlmodel_cql::parse(&d.schema_cql());
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let settings = cqlmodel_schema::Settings {
+        materialized_views_enabled: true,
+        ..cqlmodel_schema::Settings::default()
+    };
+    let build = cqlmodel_schema::build_schema_with(settings, 0, &parsed.statements);
+    assert!(build.errors.is_empty(), "{:?}", build.errors);
+    for name in names {
+        for s in &path(d, name).statements {
+            let one = cqlmodel_cql::parse(&s.cql);
+            assert!(
+                one.errors.is_empty(),
+                "{name}: `{}`: {:?}",
+                s.cql,
+                one.errors
+            );
+            let statement = one
+                .statements
+                .first()
+                .unwrap_or_else(|| panic!("{name}: `{}` holds no statement", s.cql));
+            let analysed =
+                cqlmodel_schema::access::analyze(&build.schema, statement, Some(&d.keyspace));
+            assert!(
+                analysed.error.is_none(),
+                "{name}: `{}`: {:?}",
+                s.cql,
+                analysed.error
+            );
+        }
+    }
+}
+
+#[test]
+fn the_new_write_path_statements_are_accepted_by_the_designs_own_schema() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let video = design(&DesignInput {
+        keyspace: "video",
+        model_sql: &read("model.sql"),
+        queries_sql: Some(&read("queries.sql")),
+        stats_toml: Some(&read("stats.toml")),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_write_paths_valid(&video, &["delete_video"]);
+    let model = "
+CREATE TABLE public.accounts (
+    account_id uuid NOT NULL,
+    email text NOT NULL,
+    full_name text NOT NULL,
+    closed_at timestamp with time zone
+);
+ALTER TABLE ONLY public.accounts ADD CONSTRAINT accounts_pkey PRIMARY KEY (account_id);
+CREATE UNIQUE INDEX accounts_open_email ON public.accounts USING btree (email) WHERE (closed_at IS NULL);
+";
+    let queries = "
+-- @name sign_up @rate 5/s
+INSERT INTO accounts (account_id, email, full_name) VALUES ($1, $2, $3);
+
+-- @name account_by_email @rate 50/s
+SELECT account_id, full_name FROM accounts WHERE email = $1;
+
+-- @name restore_account @rate 1/min
+UPDATE accounts SET closed_at = NULL WHERE account_id = $1;
+";
+    assert_write_paths_valid(&design_inline(model, queries), &["restore_account"]);
+}
