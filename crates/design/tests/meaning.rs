@@ -1100,3 +1100,79 @@ UPDATE accounts SET closed_at = NULL WHERE account_id = $1;
 ";
     assert_write_paths_valid(&design_inline(model, queries), &["restore_account"]);
 }
+
+/// A parent with no creation time: the cascade reaches every bucket the
+/// child's rows can be in (over the sizing horizon: no retention, so no TTL
+/// expires them), and says so with the count.
+#[test]
+fn a_cascade_into_buckets_without_a_parent_creation_time_reaches_every_bucket_of_the_horizon() {
+    let model = "
+CREATE TABLE public.devices (
+    device_id uuid NOT NULL,
+    label text NOT NULL
+);
+ALTER TABLE ONLY public.devices ADD CONSTRAINT devices_pkey PRIMARY KEY (device_id);
+CREATE TABLE public.readings (
+    device_id uuid NOT NULL,
+    taken_at timestamp with time zone NOT NULL,
+    value double precision NOT NULL
+);
+ALTER TABLE ONLY public.readings ADD CONSTRAINT readings_pkey PRIMARY KEY (device_id, taken_at);
+ALTER TABLE ONLY public.readings
+    ADD CONSTRAINT readings_device_id_fkey FOREIGN KEY (device_id) REFERENCES public.devices(device_id) ON DELETE CASCADE;
+";
+    let queries = "
+-- @name device @rate 10/s
+SELECT label FROM devices WHERE device_id = $1;
+
+-- @name recent_readings @rate 50/s
+SELECT taken_at, value FROM readings WHERE device_id = $1 AND taken_at > $2 ORDER BY taken_at DESC LIMIT 100;
+
+-- @name add_reading @rate 5000/s
+INSERT INTO readings (device_id, taken_at, value) VALUES ($1, $2, $3);
+
+-- @name remove_device @rate 1/h
+DELETE FROM devices WHERE device_id = $1;
+";
+    let stats = "
+[table.devices]
+rows = 1000
+
+[table.readings]
+rows_per_second = 5000
+
+[table.readings.column.device_id]
+distinct = 1000
+";
+    let d = design(&DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let remove = path(&d, "remove_device");
+    let buckets = remove
+        .statements
+        .iter()
+        .find(|s| s.table.starts_with("readings_by_device"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{:#?}\n{:#?}\n{:#?}",
+                remove.statements,
+                remove.notes,
+                d.tables.iter().map(|t| (&t.name, &t.partition_key, &t.ttl)).collect::<Vec<_>>()
+            )
+        });
+    let repeat = buckets.repeat.as_deref().unwrap_or_default();
+    assert!(
+        repeat.contains("over every bucket that can hold rows: `devices` has no creation time")
+            && repeat.contains("up to 3y (sizing horizon)"),
+        "{}\n{repeat}",
+        buckets.cql
+    );
+    assert!(
+        buckets.reads.is_empty(),
+        "nothing to read first: {buckets:?}"
+    );
+}
