@@ -41,23 +41,9 @@ pub(super) fn cascades(
         for &child in ctx.children.get(parent.as_str()).into_iter().flatten() {
             for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
                 let Some(action) = fk.on_delete else { continue };
-                if visited.contains(&child.name) {
-                    notes.push(format!(
-                        "ON DELETE {} on `{}.{}` refers back to `{}` (a tree of rows): the rows below the deleted one are not planned here; delete the subtree by a job that walks it",
-                        action_word(action),
-                        child.name,
-                        fk.columns.join(", "),
-                        parent
-                    ));
-                    continue;
-                }
-                if depth >= MAX_DEPTH {
-                    notes.push(format!(
-                        "ON DELETE {} of `{}` is more than {MAX_DEPTH} levels below `{}`: not planned here, delete those rows by a job",
-                        action_word(action),
-                        child.name,
-                        m.entity
-                    ));
+                let cycle = visited.contains(&child.name);
+                if let Some(note) = not_planned(cycle, depth, child, fk, &parent, &m.entity) {
+                    notes.push(note);
                     continue;
                 }
                 let child_m = child_mutation(child, &fk.columns, action);
@@ -96,24 +82,7 @@ pub(super) fn cascades(
                             st.step = Step::Sweep;
                         }
                         if depth > 0 {
-                            // The parent is itself a cascaded child: one
-                            // partition per such row.
-                            st.repeat = Some(format!(
-                                "once per `{parent}` row the cascade from `{}` deletes{}",
-                                m.entity,
-                                st.repeat
-                                    .as_deref()
-                                    .map(|r| format!(", and for each {r}"))
-                                    .unwrap_or_default()
-                            ));
-                            st.reads_first = Some(format!(
-                                "the `{parent}` keys the cascade deleted{}",
-                                st.reads_first
-                                    .as_deref()
-                                    .map(|r| format!("; {r}"))
-                                    .unwrap_or_default()
-                            ));
-                            st.reads.splice(0..0, found.iter().cloned());
+                            below_first_level(&mut st, &parent, &m.entity, found.as_ref());
                         }
                         whole.push(format!("`{}`", st.table));
                         out.push(st);
@@ -134,23 +103,7 @@ pub(super) fn cascades(
                     }
                 }
                 let mut note = cascade_note(&parent, child, &fk.columns, action, source, &bound, n);
-                if !whole.is_empty() {
-                    note.push_str(&format!(
-                        "; {} hold{} them as one partition per `{parent}`: one partition delete each",
-                        whole.join(", "),
-                        if whole.len() == 1 { "s" } else { "" }
-                    ));
-                }
-                if n == 0 && whole.is_empty() && expiring.is_empty() {
-                    note.push_str("; no designed table holds those rows: nothing to delete");
-                }
-                if !expiring.is_empty() {
-                    note.push_str(&format!(
-                        "; {} expire{} by TTL: the children's rows there are left to expire (no per-row deletes, bounded by the TTL); reads that must not show them check the `{parent}` row",
-                        expiring.join(", "),
-                        if expiring.len() == 1 { "s" } else { "" }
-                    ));
-                }
+                note.push_str(&where_else(&parent, &whole, &expiring, n));
                 notes.push(note);
                 if action == OnDelete::Cascade {
                     visited.push(child.name.clone());
@@ -164,6 +117,81 @@ pub(super) fn cascades(
         }
     }
     out
+}
+
+/// Why a cascade is stated and not planned: a reference back up the tree, or
+/// more than [`MAX_DEPTH`] levels below the deleted row.
+fn not_planned(
+    cycle: bool,
+    depth: usize,
+    child: &Entity,
+    fk: &crate::relational::ForeignKey,
+    parent: &str,
+    root: &str,
+) -> Option<String> {
+    let action = action_word(fk.on_delete?);
+    if cycle {
+        return Some(format!(
+            "ON DELETE {action} on `{}.{}` refers back to `{parent}` (a tree of rows): the rows below the deleted one are not planned here; delete the subtree by a job that walks it",
+            child.name,
+            fk.columns.join(", "),
+        ));
+    }
+    (depth >= MAX_DEPTH).then(|| {
+        format!(
+            "ON DELETE {action} of `{}` is more than {MAX_DEPTH} levels below `{root}`: not planned here, delete those rows by a job",
+            child.name
+        )
+    })
+}
+
+/// A partition delete under a parent that is itself a cascaded child: once
+/// per such row, its keys those the cascade read one level up.
+fn below_first_level(
+    st: &mut WriteStatement,
+    parent: &str,
+    root: &str,
+    found: Option<&ReadSource>,
+) {
+    st.repeat = Some(format!(
+        "once per `{parent}` row the cascade from `{root}` deletes{}",
+        st.repeat
+            .as_deref()
+            .map(|r| format!(", and for each {r}"))
+            .unwrap_or_default()
+    ));
+    st.reads_first = Some(format!(
+        "the `{parent}` keys the cascade deleted{}",
+        st.reads_first
+            .as_deref()
+            .map(|r| format!("; {r}"))
+            .unwrap_or_default()
+    ));
+    st.reads.splice(0..0, found.cloned());
+}
+
+/// The rest of a cascade's note: the tables it empties by partition, the
+/// tables left to expire, or that nothing holds the rows.
+fn where_else(parent: &str, whole: &[String], expiring: &[String], per_row: usize) -> String {
+    let mut note = String::new();
+    if !whole.is_empty() {
+        note.push_str(&format!(
+            "; {} hold{} them as one partition per `{parent}`: one partition delete each",
+            whole.join(", "),
+            if whole.len() == 1 { "s" } else { "" }
+        ));
+    }
+    if per_row == 0 && whole.is_empty() && expiring.is_empty() {
+        note.push_str("; no designed table holds those rows: nothing to delete");
+    }
+    if !expiring.is_empty() {
+        note.push_str(&format!(
+            "; {} expire{} by TTL: the children's rows there are left to expire (no per-row deletes, bounded by the TTL); reads that must not show them check the `{parent}` row",
+            expiring.join(", "),
+            if expiring.len() == 1 { "s" } else { "" }
+        ));
+    }
+    note
 }
 
 fn action_word(a: OnDelete) -> &'static str {
