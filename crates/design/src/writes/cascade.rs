@@ -10,7 +10,7 @@ use cqlmodel_stats::{
     distribution::zipf_top_share,
 };
 
-use super::path::Context;
+use super::context::Context;
 use super::statements::plan_table;
 use super::{ReadSource, Step, WriteStatement};
 use crate::derive::{TableDesign, TableKind};

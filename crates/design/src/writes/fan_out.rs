@@ -5,8 +5,8 @@ use cqlmodel_cql::keywords::quote_ident;
 use cqlmodel_stats::{Distribution, Stats, Volume};
 
 use super::clauses::{statement, timestamped_delete, where_of};
+use super::planned::Planned;
 use super::presence::is_key;
-use super::statements::Planned;
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
 use crate::querylist::{MutationKind, MutationSpec};
 

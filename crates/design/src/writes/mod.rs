@@ -6,6 +6,7 @@ mod cascade;
 mod cascade_buckets;
 mod clauses;
 mod conditions;
+mod context;
 mod counters;
 mod defaults;
 mod fan_out;
@@ -13,6 +14,7 @@ mod kept;
 mod mechanisms;
 mod partial;
 mod path;
+mod planned;
 mod presence;
 mod ranges;
 mod statements;
@@ -246,7 +248,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = path::Context::new(model, meaning, tables, keyspace, stats, specs);
+    let ctx = context::Context::new(model, meaning, tables, keyspace, stats, specs);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()

@@ -8,6 +8,7 @@ use super::clauses::{
     guard_claim, owner_condition, set_of, statement, timestamped_delete, where_of,
 };
 use super::fan_out::{join_column, many_rows, move_copies, tail_of};
+use super::planned::Planned;
 use super::presence::{
     Presence, claims_unique, holds_any, holds_entity, holds_entity_or_bucket, is_key,
     names_one_row, only_statics, pk_is_entity_key, presence, unbound_key,
@@ -17,19 +18,6 @@ use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
 use crate::numbers::trim_float;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
-
-/// What one mutation writes into one table.
-#[derive(Default)]
-pub(super) struct Planned {
-    pub(super) statements: Vec<WriteStatement>,
-    /// Rows written into this table per mutation (mean), for a fan-out.
-    pub(super) amplification: Option<f64>,
-    /// (table, largest fan-out) when statistics give it.
-    pub(super) tail: Option<(String, f64)>,
-    /// An update that rewrites copies of a parent's attributes in child rows.
-    pub(super) copies_fan_out: bool,
-    pub(super) note: Option<String>,
-}
 
 pub(super) fn plan_table(
     model: &Model,

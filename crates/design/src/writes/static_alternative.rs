@@ -8,7 +8,7 @@
 use cqlmodel_stats::units::{format_count, format_duration};
 use cqlmodel_stats::{BucketUnit, Retention};
 
-use super::path::Context;
+use super::context::Context;
 use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::querylist::{Body, MutationKind, MutationSpec};
 use crate::relational::Entity;
