@@ -3,10 +3,15 @@
 //! index on the vector column. The operator picks the index's similarity
 //! function, which is one per column: every read of the column ranks by it.
 //!
-//! Cassandra's rules (StatementRestrictions and StorageAttachedIndex, 5.0):
-//! an ANN ordering needs an SAI index on the column, no other ordering, and a
-//! LIMIT of at most 1,000; any other restricted column must be indexed too, so
-//! the design keeps ANN reads to equalities on the partition key.
+//! Cassandra's rules (StatementRestrictions, SelectStatement and
+//! StorageAttachedIndex, 5.0): an ANN ordering needs an SAI index on the
+//! column, no other ordering, and a LIMIT of at most 1,000 (else
+//! [`ann_limit_error`]); any other restricted column must be indexed too, so
+//! the design keeps ANN reads to equalities on the partition key. A top-K read
+//! is not paged: a page size under the LIMIT is raised to it, with a client
+//! warning ([`page_size_warning`]), and CQL has no OFFSET, so a pgvector
+//! `OFFSET` (a second page of neighbours) has no counterpart. Serial
+//! consistency is refused, and any level but ONE / LOCAL_ONE is downgraded.
 
 use crate::querylist::{Body, QuerySpec};
 use crate::relational::{Model, unquote};
@@ -14,6 +19,24 @@ use crate::select::{ColRef, SelectSpec};
 
 /// Cassandra refuses an ANN read with a larger LIMIT (or none).
 pub const ANN_MAX_LIMIT: u64 = 1000;
+
+/// Cassandra's message for an ANN read without a LIMIT (`None`) or over
+/// [`ANN_MAX_LIMIT`] (StorageAttachedIndex's ANN_LIMIT_ERROR).
+pub fn ann_limit_error(limit: Option<u64>) -> String {
+    format!(
+        "Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than {ANN_MAX_LIMIT}. LIMIT was {}",
+        limit.map_or("NO LIMIT".to_string(), |l| l.to_string())
+    )
+}
+
+/// Cassandra's client warning when a top-K read's page size is under its
+/// LIMIT (SelectStatement's TOPK_PAGE_SIZE_WARNING): it reads one page of
+/// LIMIT rows instead.
+pub fn page_size_warning(page: u64, limit: u64) -> String {
+    format!(
+        "Top-K queries do not support paging and the page size is set to {page}, which is less than LIMIT {limit}. The page size has been set to {limit} to match the LIMIT."
+    )
+}
 
 /// The SAI similarity function for a pgvector distance operator, and why.
 pub fn similarity_of(operator: &str) -> Option<(&'static str, &'static str)> {
@@ -43,7 +66,7 @@ pub fn ann_orders(model: &mut Model, specs: &mut [QuerySpec]) {
         let Some((function, _)) = similarity_of(&operator) else {
             continue;
         };
-        if let Some(problem) = refusal(spec) {
+        if let Some(problem) = refusal(spec, q.consistency.as_deref()) {
             if let Some(text) = spec.ad_hoc.get_mut(i) {
                 text.push_str(&format!(" ({problem})"));
             }
@@ -67,8 +90,38 @@ pub fn ann_orders(model: &mut Model, specs: &mut [QuerySpec]) {
     }
 }
 
-/// The note of an ANN read: the operator, the similarity function and the bound.
-pub fn read_note(column: &str, function: &str, limit: u64) -> String {
+/// The note of an ANN read: the operator, the similarity function and the
+/// bound; with what Cassandra does to its page size and consistency level.
+pub fn read_note(
+    column: &str,
+    function: &str,
+    limit: u64,
+    (page, consistency): (Option<u64>, Option<&str>),
+) -> String {
+    let mut note = ranking_note(column, function, limit);
+    if let Some(p) = page.filter(|p| *p < limit) {
+        note.push_str(&format!(
+            "; not paged: `@page {p}` is under the LIMIT, so Cassandra reads the {limit} rows in one page and warns \"{}\" (set the driver's page size to at least {limit} for this statement)",
+            page_size_warning(p, limit)
+        ));
+    }
+    if let Some(cl) = consistency
+        .map(str::to_ascii_uppercase)
+        .filter(|c| !matches!(c.as_str(), "ONE" | "LOCAL_ONE" | "NODE_LOCAL"))
+    {
+        let to = if cl.starts_with("LOCAL_") {
+            "LOCAL_ONE"
+        } else {
+            "ONE"
+        };
+        note.push_str(&format!(
+            "; `@cl {cl}` is downgraded: a top-K read runs at {to}, with the warning \"Top-K queries can only be run with consistency level ONE / LOCAL_ONE / NODE_LOCAL. Consistency level {cl} was requested. Downgrading the consistency level to {to}.\""
+        ));
+    }
+    note
+}
+
+fn ranking_note(column: &str, function: &str, limit: u64) -> String {
     let (operator, why) = ["<->", "<=>", "<#>"]
         .iter()
         .find_map(|op| {
@@ -83,15 +136,32 @@ pub fn read_note(column: &str, function: &str, limit: u64) -> String {
 }
 
 /// Why Cassandra would refuse the read as an ANN query, if it would.
-fn refusal(spec: &SelectSpec) -> Option<String> {
+fn refusal(spec: &SelectSpec, consistency: Option<&str>) -> Option<String> {
     match spec.limit {
-        None => return Some("Cassandra's ANN OF needs a LIMIT".into()),
+        None => {
+            return Some(format!(
+                "Cassandra's ANN OF needs a LIMIT: \"{}\"",
+                ann_limit_error(None)
+            ));
+        }
         Some(k) if k > ANN_MAX_LIMIT => {
             return Some(format!(
-                "Cassandra's ANN OF takes a LIMIT of at most {ANN_MAX_LIMIT}, not {k}"
+                "Cassandra refuses the LIMIT: \"{}\"",
+                ann_limit_error(Some(k))
             ));
         }
         Some(_) => {}
+    }
+    if spec.ad_hoc.iter().any(|t| t.starts_with("OFFSET")) {
+        return Some(format!(
+            "OFFSET: an ANN read is not paged (Cassandra returns the nearest LIMIT rows in one page) and CQL has no OFFSET; read LIMIT offset + k (at most {ANN_MAX_LIMIT} in all) and skip the first offset rows in the application"
+        ));
+    }
+    if let Some(cl) = consistency.filter(|c| c.to_ascii_uppercase().ends_with("SERIAL")) {
+        return Some(format!(
+            "@cl {cl}: Cassandra refuses a top-K read at a serial level: \"Top-K queries can only be run with consistency level ONE/LOCAL_ONE. Consistency level {} was used.\"",
+            cl.to_ascii_uppercase()
+        ));
     }
     if !spec.order.is_empty() {
         return Some("an ANN ordering allows no other ORDER BY term".into());

@@ -313,6 +313,7 @@ pub fn select_cql(
             &col.name,
             function,
             spec.limit.unwrap_or_default(),
+            (q.page_size(), q.consistency.as_deref()),
         ));
     }
     if let Some(l) = spec.limit {

@@ -16,8 +16,8 @@ pub(super) struct WriteRead {
 }
 
 /// For every table or view that serves no query but that a write path's
-/// statement reads first (`reads_first` names it), a read of one partition by
-/// its key.
+/// statement reads first (its structured `reads` name it), a read of one
+/// partition by its key.
 pub(super) fn write_path_reads(
     keyspace: &str,
     tables: &[TableDesign],
@@ -31,13 +31,12 @@ pub(super) fn write_path_reads(
 }
 
 fn read_of(keyspace: &str, t: &TableDesign, paths: &[WritePath]) -> Option<WriteRead> {
-    let mention = format!("`{}`", t.name);
     let readers: Vec<&WritePath> = paths
         .iter()
         .filter(|p| {
-            p.statements.iter().any(|s| {
-                s.table != t.name && s.reads_first.as_ref().is_some_and(|r| r.contains(&mention))
-            })
+            p.statements
+                .iter()
+                .any(|s| s.table != t.name && s.tables_read().any(|r| r == t.name))
         })
         .collect();
     if readers.is_empty() {

@@ -10,10 +10,10 @@ use cqlmodel_stats::{
     distribution::zipf_top_share,
 };
 
-use super::path::Context;
+use super::context::Context;
 use super::statements::plan_table;
-use super::{Step, WriteStatement};
-use crate::derive::{KeyPart, TableDesign, TableKind};
+use super::{ReadSource, Step, WriteStatement};
+use crate::derive::{TableDesign, TableKind};
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::{Entity, OnDelete};
 
@@ -33,33 +33,26 @@ pub(super) fn cascades(
     if m.kind != MutationKind::Delete {
         return out;
     }
-    let mut parents = vec![(m.entity.clone(), 0usize)];
+    // Each parent with its depth and where the cascade found its keys (none
+    // for the deleted row itself: the mutation binds them).
+    let mut parents: Vec<(String, usize, Option<ReadSource>)> = vec![(m.entity.clone(), 0, None)];
     let mut visited = vec![m.entity.clone()];
-    while let Some((parent, depth)) = parents.pop() {
+    while let Some((parent, depth, found)) = parents.pop() {
         for &child in ctx.children.get(parent.as_str()).into_iter().flatten() {
             for fk in child.foreign_keys.iter().filter(|f| f.table == parent) {
                 let Some(action) = fk.on_delete else { continue };
-                if visited.contains(&child.name) {
-                    notes.push(format!(
-                        "ON DELETE {} on `{}.{}` refers back to `{}` (a tree of rows): the rows below the deleted one are not planned here; delete the subtree by a job that walks it",
-                        action_word(action),
-                        child.name,
-                        fk.columns.join(", "),
-                        parent
-                    ));
-                    continue;
-                }
-                if depth >= MAX_DEPTH {
-                    notes.push(format!(
-                        "ON DELETE {} of `{}` is more than {MAX_DEPTH} levels below `{}`: not planned here, delete those rows by a job",
-                        action_word(action),
-                        child.name,
-                        m.entity
-                    ));
+                let cycle = visited.contains(&child.name);
+                if let Some(note) = not_planned(cycle, depth, child, fk, &parent, &m.entity) {
+                    notes.push(note);
                     continue;
                 }
                 let child_m = child_mutation(child, &fk.columns, action);
                 let source = children_table(ctx.tables, child, &fk.columns);
+                let spread = source.and_then(|s| {
+                    ctx.named(s).find_map(|t| {
+                        super::cascade_buckets::keyed_by_reference(t, child, &fk.columns)
+                    })
+                });
                 let bound = bound(ctx.stats, child, &fk.columns, &parent);
                 let touched = ctx.mentions.get(&child.name).map_or(&[][..], Vec::as_slice);
                 let (mut n, mut whole, mut expiring) = (0, Vec::new(), Vec::new());
@@ -80,19 +73,16 @@ pub(super) fn cascades(
                         continue;
                     }
                     if action == OnDelete::Cascade
-                        && let Some(st) =
-                            partition_delete(ctx.keyspace, t, child, &fk.columns, &parent)
+                        && let Some(st) = partition_delete(ctx, t, child, &fk.columns, &parent)
                     {
                         let mut st = st;
+                        if source == Some(t.name.as_str()) {
+                            // The other tables' deletes read the children's
+                            // keys from these partitions: they go last.
+                            st.step = Step::Sweep;
+                        }
                         if depth > 0 {
-                            // The parent is itself a cascaded child: one
-                            // partition per such row.
-                            st.repeat = Some(format!(
-                                "once per `{parent}` row the cascade from `{}` deletes",
-                                m.entity
-                            ));
-                            st.reads_first =
-                                Some(format!("the `{parent}` keys the cascade deleted"));
+                            below_first_level(&mut st, &parent, &m.entity, found.as_ref());
                         }
                         whole.push(format!("`{}`", st.table));
                         out.push(st);
@@ -103,7 +93,8 @@ pub(super) fn cascades(
                         .into_iter()
                         .filter(|s| !s.counter || action == OnDelete::Cascade)
                     {
-                        repeat_per_child(&mut st, &parent, child, action, source, &bound);
+                        repeat_per_child(&mut st, &parent, child, action, (source, spread), &bound);
+                        st.reads = vec![children_read(child, &fk.columns, source)];
                         if action == OnDelete::SetNull {
                             bind_null(&mut st, t, child, &fk.columns);
                         }
@@ -112,32 +103,95 @@ pub(super) fn cascades(
                     }
                 }
                 let mut note = cascade_note(&parent, child, &fk.columns, action, source, &bound, n);
-                if !whole.is_empty() {
-                    note.push_str(&format!(
-                        "; {} hold{} them as one partition per `{parent}`: one partition delete each",
-                        whole.join(", "),
-                        if whole.len() == 1 { "s" } else { "" }
-                    ));
-                }
-                if n == 0 && whole.is_empty() && expiring.is_empty() {
-                    note.push_str("; no designed table holds those rows: nothing to delete");
-                }
-                if !expiring.is_empty() {
-                    note.push_str(&format!(
-                        "; {} expire{} by TTL: the children's rows there are left to expire (no per-row deletes, bounded by the TTL); reads that must not show them check the `{parent}` row",
-                        expiring.join(", "),
-                        if expiring.len() == 1 { "s" } else { "" }
-                    ));
-                }
+                note.push_str(&where_else(&parent, &whole, &expiring, n));
                 notes.push(note);
                 if action == OnDelete::Cascade {
                     visited.push(child.name.clone());
-                    parents.push((child.name.clone(), depth + 1));
+                    parents.push((
+                        child.name.clone(),
+                        depth + 1,
+                        Some(children_read(child, &fk.columns, source)),
+                    ));
                 }
             }
         }
     }
     out
+}
+
+/// Why a cascade is stated and not planned: a reference back up the tree, or
+/// more than [`MAX_DEPTH`] levels below the deleted row.
+fn not_planned(
+    cycle: bool,
+    depth: usize,
+    child: &Entity,
+    fk: &crate::relational::ForeignKey,
+    parent: &str,
+    root: &str,
+) -> Option<String> {
+    let action = action_word(fk.on_delete?);
+    if cycle {
+        return Some(format!(
+            "ON DELETE {action} on `{}.{}` refers back to `{parent}` (a tree of rows): the rows below the deleted one are not planned here; delete the subtree by a job that walks it",
+            child.name,
+            fk.columns.join(", "),
+        ));
+    }
+    (depth >= MAX_DEPTH).then(|| {
+        format!(
+            "ON DELETE {action} of `{}` is more than {MAX_DEPTH} levels below `{root}`: not planned here, delete those rows by a job",
+            child.name
+        )
+    })
+}
+
+/// A partition delete under a parent that is itself a cascaded child: once
+/// per such row, its keys those the cascade read one level up.
+fn below_first_level(
+    st: &mut WriteStatement,
+    parent: &str,
+    root: &str,
+    found: Option<&ReadSource>,
+) {
+    st.repeat = Some(format!(
+        "once per `{parent}` row the cascade from `{root}` deletes{}",
+        st.repeat
+            .as_deref()
+            .map(|r| format!(", and for each {r}"))
+            .unwrap_or_default()
+    ));
+    st.reads_first = Some(format!(
+        "the `{parent}` keys the cascade deleted{}",
+        st.reads_first
+            .as_deref()
+            .map(|r| format!("; {r}"))
+            .unwrap_or_default()
+    ));
+    st.reads.splice(0..0, found.cloned());
+}
+
+/// The rest of a cascade's note: the tables it empties by partition, the
+/// tables left to expire, or that nothing holds the rows.
+fn where_else(parent: &str, whole: &[String], expiring: &[String], per_row: usize) -> String {
+    let mut note = String::new();
+    if !whole.is_empty() {
+        note.push_str(&format!(
+            "; {} hold{} them as one partition per `{parent}`: one partition delete each",
+            whole.join(", "),
+            if whole.len() == 1 { "s" } else { "" }
+        ));
+    }
+    if per_row == 0 && whole.is_empty() && expiring.is_empty() {
+        note.push_str("; no designed table holds those rows: nothing to delete");
+    }
+    if !expiring.is_empty() {
+        note.push_str(&format!(
+            "; {} expire{} by TTL: the children's rows there are left to expire (no per-row deletes, bounded by the TTL); reads that must not show them check the `{parent}` row",
+            expiring.join(", "),
+            if expiring.len() == 1 { "s" } else { "" }
+        ));
+    }
+    note
 }
 
 fn action_word(a: OnDelete) -> &'static str {
@@ -176,9 +230,18 @@ fn children_table<'t>(tables: &'t [TableDesign], child: &Entity, fk: &[String]) 
             // A materialized view serves the read as well (Cassandra keeps it).
             t.grain == [child.name.clone()]
                 && matches!(t.kind, TableKind::Table | TableKind::View { .. })
-                && keyed_by_reference(t, child, fk).is_some()
+                && super::cascade_buckets::keyed_by_reference(t, child, fk).is_some()
         })
         .map(|t| t.name.as_str())
+}
+
+/// The read of the children's keys by their reference to the deleted parent:
+/// from `source` when a designed table lists them, else from no table.
+fn children_read(child: &Entity, fk: &[String], source: Option<&str>) -> ReadSource {
+    match source {
+        Some(t) => ReadSource::from_table(&child.name, t, fk),
+        None => ReadSource::by(&child.name, fk),
+    }
 }
 
 /// `SET NULL` writes null, not a value the application would have to bind.
@@ -199,31 +262,42 @@ fn bind_null(st: &mut WriteStatement, t: &TableDesign, child: &Entity, fk: &[Str
 }
 
 /// A table partitioned by the reference holds the deleted parent's children
-/// in one partition: one partition delete removes them all (one tombstone).
+/// in one partition per salt value and time bucket: one partition delete per
+/// such partition removes them all (one tombstone each), however many rows.
 fn partition_delete(
-    keyspace: &str,
+    ctx: &Context<'_>,
     t: &TableDesign,
     child: &Entity,
     fk: &[String],
     parent: &str,
 ) -> Option<WriteStatement> {
-    let salt = keyed_by_reference(t, child, fk)?;
+    let spread = super::cascade_buckets::keyed_by_reference(t, child, fk)?;
     let names: Vec<String> = t
         .partition_key
         .iter()
         .map(|p| Some(format!("{} = ?", quote_ident(&t.column_for(p)?.name))))
         .collect::<Option<_>>()?;
+    let reach = super::cascade_buckets::reach(ctx.model, ctx.stats, parent, child, spread);
+    let (reads_first, reads) = match reach.reads_first {
+        Some((text, read)) => (Some(text), vec![read]),
+        None => (None, Vec::new()),
+    };
+    let spread_words = match (spread.bucket, spread.salt) {
+        (Some((_, unit)), _) => format!("partition per `{unit}` bucket"),
+        (None, Some(_)) => "partition per salt value".to_string(),
+        (None, None) => "partition".to_string(),
+    };
     Some(WriteStatement {
         table: t.name.clone(),
         cql: format!(
             "DELETE FROM {}.{} WHERE {}",
-            quote_ident(keyspace),
+            quote_ident(ctx.keyspace),
             quote_ident(&t.name),
             names.join(" AND ")
         ),
-        repeat: salt
-            .map(|n| format!("once per salt bucket ({n}): the salt is part of the partition key")),
-        reads_first: None,
+        repeat: reach.repeat,
+        reads_first,
+        reads,
         counter: t.kind == TableKind::Counter,
         lwt: false,
         hybrid: false,
@@ -231,25 +305,10 @@ fn partition_delete(
         step: Step::Plain,
         mechanism: String::new(),
         reason: format!(
-            "ON DELETE CASCADE: the deleted `{parent}`'s `{}` rows are this table's partition: one partition delete (one tombstone), however many rows",
+            "ON DELETE CASCADE: the deleted `{parent}`'s `{}` rows are this table's {spread_words}: one partition delete (one tombstone) each, however many rows",
             child.name
         ),
     })
-}
-
-/// When the table's partition key is the child's reference (plus a salt, if
-/// sizing salted it): `Some(salt buckets)`, `Some(None)` without a salt.
-fn keyed_by_reference(t: &TableDesign, child: &Entity, fk: &[String]) -> Option<Option<u32>> {
-    let mut salt = None;
-    let mut attrs = 0;
-    for p in &t.partition_key {
-        match p {
-            KeyPart::Attr(a) if a.entity == child.name && fk.contains(&a.column) => attrs += 1,
-            KeyPart::Salt(n) => salt = Some(*n),
-            _ => return None,
-        }
-    }
-    (attrs == fk.len()).then_some(salt)
 }
 
 /// Children per parent, from the statistics: the typical parent's and the
@@ -349,7 +408,7 @@ fn repeat_per_child(
     parent: &str,
     child: &Entity,
     action: OnDelete,
-    source: Option<&str>,
+    (source, spread): (Option<&str>, Option<super::cascade_buckets::Spread<'_>>),
     bound: &Option<Bound>,
 ) {
     let rows = bound.as_ref().map_or(
@@ -363,8 +422,14 @@ fn repeat_per_child(
     ));
     st.reads_first = Some(match source {
         Some(t) => format!(
-            "the `{}` keys, from `{t}` by the deleted `{parent}`'s key",
-            child.name
+            "the `{}` keys, from `{t}` by the deleted `{parent}`'s key{}",
+            child.name,
+            match spread.and_then(|s| s.bucket) {
+                Some((_, unit)) => format!(
+                    ", `{unit}` bucket by `{unit}` bucket over the range its partition deletes reach, before they run"
+                ),
+                None => String::new(),
+            }
         ),
         None => format!(
             "the `{}` keys: no designed table finds them by the `{parent}` reference; carry them with the parent or add a table of `{}` by its reference",

@@ -16,6 +16,7 @@ pub(super) fn statement(t: &TableDesign, cql: String, repeat: Option<String>) ->
         cql,
         repeat,
         reads_first: None,
+        reads: Vec::new(),
         counter: t.kind == TableKind::Counter,
         lwt: false,
         hybrid: false,

@@ -5,8 +5,8 @@ use cqlmodel_cql::keywords::quote_ident;
 use cqlmodel_stats::{Distribution, Stats, Volume};
 
 use super::clauses::{statement, timestamped_delete, where_of};
+use super::planned::Planned;
 use super::presence::is_key;
-use super::statements::Planned;
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
 use crate::querylist::{MutationKind, MutationSpec};
 
@@ -39,6 +39,8 @@ pub(super) fn move_copies(
                 t.grain.join(" × "),
                 m.entity
             ));
+            // No designed table lists those rows by this row's key (the
+            // count is a job over the rows): no structured read to resolve.
             p.statements.push(st);
         }
         return;
@@ -53,6 +55,7 @@ pub(super) fn move_copies(
     del.reads_first = Some(
         "a key column changes: read every row holding the old value first, delete it (timestamp t) and insert it under the new key (t + 1)".into(),
     );
+    del.reads = vec![super::ReadSource::by(&m.entity, &m.key)];
     p.statements.push(del);
     p.statements.push(statement(
         t,

@@ -3,8 +3,10 @@
 //! not atomic.
 
 mod cascade;
+mod cascade_buckets;
 mod clauses;
 mod conditions;
+mod context;
 mod counters;
 mod defaults;
 mod fan_out;
@@ -12,9 +14,12 @@ mod kept;
 mod mechanisms;
 mod partial;
 mod path;
+mod planned;
 mod presence;
 mod ranges;
 mod statements;
+mod static_alternative;
+mod value_sets;
 
 use cqlmodel_stats::Stats;
 use serde::Serialize;
@@ -55,6 +60,12 @@ pub struct WriteStatement {
     pub repeat: Option<String>,
     /// What the application reads before this write (copied attributes, old key values).
     pub reads_first: Option<String>,
+    /// The same reads as data: whose rows, from which designed table, by
+    /// which key. Empty when `reads_first` is a remark, not a read (a counter's
+    /// bound step, a range tombstone). Consumers match tables here, never in
+    /// the text.
+    #[serde(skip)]
+    pub reads: Vec<ReadSource>,
     /// A counter update (`count = count ± 1`).
     pub counter: bool,
     /// `INSERT … IF NOT EXISTS`: claims a value the model declares UNIQUE.
@@ -69,6 +80,45 @@ pub struct WriteStatement {
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,
+}
+
+/// One read a statement makes before it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadSource {
+    /// The entity whose row(s) the application reads.
+    pub entity: String,
+    /// The designed table the read goes to; `None` when no designed table
+    /// serves it (the statement's `reads_first` says what to do then).
+    pub table: Option<String>,
+    /// The columns of `entity` the read binds: the key the write has.
+    pub key: Vec<String>,
+}
+
+impl ReadSource {
+    /// A read of `entity`'s rows by `key`, its table found later (the
+    /// path resolves it against the design's tables).
+    pub(crate) fn by(entity: &str, key: &[String]) -> Self {
+        ReadSource {
+            entity: entity.to_string(),
+            table: None,
+            key: key.to_vec(),
+        }
+    }
+
+    /// A read of `entity`'s rows from the named table by `key`.
+    pub(crate) fn from_table(entity: &str, table: &str, key: &[String]) -> Self {
+        ReadSource {
+            table: Some(table.to_string()),
+            ..ReadSource::by(entity, key)
+        }
+    }
+}
+
+impl WriteStatement {
+    /// The designed tables this statement reads before it writes.
+    pub fn tables_read(&self) -> impl Iterator<Item = &str> {
+        self.reads.iter().filter_map(|r| r.table.as_deref())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -198,7 +248,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = path::Context::new(model, meaning, tables, keyspace, stats);
+    let ctx = context::Context::new(model, meaning, tables, keyspace, stats, specs);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()

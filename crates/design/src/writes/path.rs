@@ -2,115 +2,14 @@
 //! checked made a lightweight transaction, the order, the mechanisms and what
 //! is not atomic.
 
-use std::collections::HashMap;
-
-use cqlmodel_stats::Stats;
-
+use super::context::Context;
 use super::mechanisms::assign_mechanisms;
 use super::presence::pk_is_entity_key;
 use super::statements::plan_table;
 use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, ranges};
-use crate::derive::{KeyPart, TableDesign};
-use crate::meaning::Meaning;
+use crate::derive::TableKind;
 use crate::querylist::{MutationKind, MutationSpec};
-use crate::relational::{Entity, Model};
-
-/// What every path is planned against.
-pub(super) struct Context<'a> {
-    pub(super) model: &'a Model,
-    pub(super) meaning: &'a Meaning,
-    pub(super) tables: &'a [TableDesign],
-    pub(super) keyspace: &'a str,
-    pub(super) stats: Option<&'a Stats>,
-    /// Per entity, the indexes of the tables that hold any of its attributes
-    /// (rows, statics, copies, counts): the only tables a mutation can touch.
-    pub(super) mentions: HashMap<String, Vec<usize>>,
-    /// The indexes of the tables of each name, in table order.
-    pub(super) by_name: HashMap<&'a str, Vec<usize>>,
-    /// Per referenced entity, the entities with a foreign key to it, in
-    /// model order.
-    pub(super) children: HashMap<&'a str, Vec<&'a Entity>>,
-}
-
-impl<'a> Context<'a> {
-    pub(super) fn new(
-        model: &'a Model,
-        meaning: &'a Meaning,
-        tables: &'a [TableDesign],
-        keyspace: &'a str,
-        stats: Option<&'a Stats>,
-    ) -> Self {
-        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, t) in tables.iter().enumerate() {
-            by_name.entry(t.name.as_str()).or_default().push(i);
-        }
-        let mut children: HashMap<&str, Vec<&Entity>> = HashMap::new();
-        for child in &model.entities {
-            for fk in &child.foreign_keys {
-                let of_parent = children.entry(fk.table.as_str()).or_default();
-                if !of_parent.last().is_some_and(|c| std::ptr::eq(*c, child)) {
-                    of_parent.push(child);
-                }
-            }
-        }
-        Context {
-            model,
-            meaning,
-            tables,
-            keyspace,
-            stats,
-            mentions: mentions(tables),
-            by_name,
-            children,
-        }
-    }
-
-    /// The tables named `name`, in table order.
-    pub(super) fn named(&self, name: &str) -> impl Iterator<Item = &'a TableDesign> + use<'_, 'a> {
-        self.by_name
-            .get(name)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.tables.get(i))
-    }
-
-    /// The table of `entity`'s row of record (as `conditions::record_table`):
-    /// such a table holds the entity's rows, so it is among the tables that
-    /// mention the entity.
-    fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
-        let e = self.model.entity(entity)?;
-        self.mentions
-            .get(entity)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| self.tables.get(i))
-            .find(|t| t.rows_by_primary_key(e))
-    }
-}
-
-/// Which tables hold attributes of which entity (directly or through a join
-/// equality), computed once for every path.
-pub(super) fn mentions(tables: &[TableDesign]) -> HashMap<String, Vec<usize>> {
-    let mut out: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, t) in tables.iter().enumerate() {
-        let mut entities: Vec<&str> = t.grain.iter().map(String::as_str).collect();
-        entities.push(&t.entity);
-        for class in &t.classes {
-            entities.extend(class.iter().map(|c| c.entity.as_str()));
-        }
-        for c in &t.columns {
-            if let KeyPart::Attr(a) | KeyPart::Bucket(a, _) | KeyPart::Sum(a) = &c.part {
-                entities.push(&a.entity);
-            }
-        }
-        entities.sort_unstable();
-        entities.dedup();
-        for e in entities {
-            out.entry(e.to_string()).or_default().push(i);
-        }
-    }
-    out
-}
+use crate::relational::Model;
 
 pub(super) fn plan_path(
     ctx: &Context<'_>,
@@ -153,6 +52,12 @@ pub(super) fn plan_path(
         ));
     }
     let record = ctx.record_table(&m.entity).map(|t| t.name.clone());
+    notes.extend(super::static_alternative::static_alternatives(
+        ctx,
+        &m,
+        rate,
+        record.as_deref(),
+    ));
     super::kept::guard_set_counts(model, tables, &m, rate, &mut statements, &mut notes);
     super::partial::release_partial_claims(
         model,
@@ -162,6 +67,7 @@ pub(super) fn plan_path(
         &mut statements,
         &mut notes,
     );
+    resolve_reads(ctx, &mut statements);
     order(ctx, &m, record.as_deref(), &mut statements);
     assign_mechanisms(&mut statements);
     conditions::explain(&mut statements, &m, rate, record.as_deref());
@@ -249,6 +155,39 @@ fn table_statements(
         statements.extend(planned_statements);
     }
     (statements, amplification)
+}
+
+/// Names the designed table of every read its producer left open.
+fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
+    for r in statements
+        .iter_mut()
+        .flat_map(|s| s.reads.iter_mut())
+        .filter(|r| r.table.is_none())
+    {
+        r.table = read_table(ctx, &r.entity, &r.key);
+    }
+}
+
+/// The designed table that finds `entity`'s rows by `key`: a table keyed by
+/// exactly those columns, else the entity's row of record when `key` is its
+/// primary key; `None` when no table finds them.
+fn read_table(ctx: &Context<'_>, entity: &str, key: &[String]) -> Option<String> {
+    let e = ctx.model.entity(entity)?;
+    let keyed = ctx
+        .mentions
+        .get(entity)
+        .into_iter()
+        .flatten()
+        .filter_map(|&i| ctx.tables.get(i))
+        .find(|t| t.kind == TableKind::Table && super::kept::keyed_by(t, entity, key));
+    if let Some(t) = keyed {
+        return Some(t.name.clone());
+    }
+    let by_primary_key =
+        key.len() == e.primary_key.len() && key.iter().all(|k| e.primary_key.contains(k));
+    by_primary_key
+        .then(|| ctx.record_table(entity).map(|t| t.name.clone()))
+        .flatten()
 }
 
 /// The write of record first (the entity's own partition), then the other

@@ -8,28 +8,16 @@ use super::clauses::{
     guard_claim, owner_condition, set_of, statement, timestamped_delete, where_of,
 };
 use super::fan_out::{join_column, many_rows, move_copies, tail_of};
+use super::planned::Planned;
 use super::presence::{
     Presence, claims_unique, holds_any, holds_entity, holds_entity_or_bucket, is_key,
     names_one_row, only_statics, pk_is_entity_key, presence, unbound_key,
 };
-use super::{Step, WriteStatement};
+use super::{ReadSource, Step, WriteStatement};
 use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind};
 use crate::numbers::trim_float;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
-
-/// What one mutation writes into one table.
-#[derive(Default)]
-pub(super) struct Planned {
-    pub(super) statements: Vec<WriteStatement>,
-    /// Rows written into this table per mutation (mean), for a fan-out.
-    pub(super) amplification: Option<f64>,
-    /// (table, largest fan-out) when statistics give it.
-    pub(super) tail: Option<(String, f64)>,
-    /// An update that rewrites copies of a parent's attributes in child rows.
-    pub(super) copies_fan_out: bool,
-    pub(super) note: Option<String>,
-}
 
 pub(super) fn plan_table(
     model: &Model,
@@ -155,11 +143,16 @@ fn plan_statements(
             let sums = super::counters::sums_changed(t, m);
             // A key of the count that the counted row does not hold (a
             // joined parent's attribute) is read first.
-            let foreign: Vec<String> = pk
+            let foreign_cols: Vec<&TableColumn> = pk
                 .iter()
+                .copied()
                 .filter(|c| !holds_entity_or_bucket(t, c, &m.entity))
+                .collect();
+            let foreign: Vec<String> = foreign_cols
+                .iter()
                 .map(|c| format!("`{}`", c.name))
                 .collect();
+            let related = related_reads(model, t, &foreign_cols, &m.entity);
             let mut push = |cql: String| {
                 let mut st = statement(t, cql, None);
                 if !foreign.is_empty() {
@@ -167,6 +160,7 @@ fn plan_statements(
                         "read {} of the related row first: the count is keyed by it",
                         foreign.join(", ")
                     ));
+                    st.reads = related.clone();
                 }
                 p.statements.push(st);
             };
@@ -186,6 +180,7 @@ fn plan_statements(
                     st.reads_first = Some(
                         "read the row's old value first and bind the difference (new - old)".into(),
                     );
+                    st.reads = vec![ReadSource::by(&m.entity, &m.key)];
                     p.statements.push(st);
                 }
                 MutationKind::Update => {}
@@ -197,6 +192,7 @@ fn plan_statements(
                     st.reads_first = Some(
                         "read the deleted row's summed values first: the sums subtract them".into(),
                     );
+                    st.reads = vec![ReadSource::by(&m.entity, &m.key)];
                 }
             }
         }
@@ -210,7 +206,7 @@ fn plan_statements(
             };
             // Copied attributes, and key columns that come from neither the
             // written row nor the fan-out (`users.status` keying posts).
-            let reads: Vec<String> = t
+            let read_cols: Vec<&TableColumn> = t
                 .columns
                 .iter()
                 .filter(|c| {
@@ -221,8 +217,9 @@ fn plan_statements(
                         && !from_fan_out(c);
                     copied || foreign_key
                 })
-                .map(|c| c.name.clone())
                 .collect();
+            let reads: Vec<String> = read_cols.iter().map(|c| c.name.clone()).collect();
+            let related = related_reads(model, t, &read_cols, &m.entity);
             // An INSERT names the key, the copies, and of the row's own
             // attributes those the statement sets: binding null for the others
             // would write a tombstone per column. (A key move rewrites them all.)
@@ -273,20 +270,18 @@ fn plan_statements(
                         "read {} from the related rows first (read-before-write)",
                         reads.join(", ")
                     ));
+                    st.reads = related.clone();
                 }
                 st
             };
             match m.kind {
                 MutationKind::Insert => p.statements.push(insert_row(repeat)),
                 MutationKind::Delete if value_set(t, &m.entity) => {
-                    p.note = Some(format!(
-                        "`{}` holds the distinct values of a `count(DISTINCT …)`, not rows: deleting one row cannot remove a value other rows may still hold, so the set keeps it (the count is high by the values whose last row went, until the TTL or a recount job removes them)",
-                        t.name
-                    ));
+                    p.note = Some(super::value_sets::drift_note(model, stats, t));
                 }
                 MutationKind::Delete => {
                     let mut st = statement(t, delete(), repeat);
-                    st.reads_first = unbound_key(t, m, &keys);
+                    read_unbound_key(&mut st, t, m, &keys);
                     if unique {
                         guard_claim(&mut st, Step::Release, t, model, &m.entity);
                     }
@@ -312,6 +307,7 @@ fn plan_statements(
                     } else {
                         "a key column changes: read the row's old key and values first; bind the DELETE's timestamp t and the INSERT's t + 1 (at one timestamp a delete wins, so an unchanged key would lose its row), or skip the move when the key is unchanged".into()
                     });
+                    del.reads = vec![ReadSource::by(&m.entity, &m.key)];
                     p.statements.push(del);
                     let mut ins = insert_row(repeat);
                     if !unique {
@@ -325,6 +321,7 @@ fn plan_statements(
                             .map(|r| format!("; {r}"))
                             .unwrap_or_default()
                     ));
+                    ins.reads.insert(0, ReadSource::by(&m.entity, &m.key));
                     p.statements.push(ins);
                 }
                 MutationKind::Update => {
@@ -341,7 +338,7 @@ fn plan_statements(
                             format!("UPDATE {table} SET {} WHERE {key}", set.join(", ")),
                             repeat,
                         );
-                        st.reads_first = unbound_key(t, m, bound);
+                        read_unbound_key(&mut st, t, m, bound);
                         if unique {
                             guard_claim(&mut st, Step::Conditional, t, model, &m.entity);
                         }
@@ -457,4 +454,48 @@ fn plan_statements(
 /// of this entity: one of its rows stands for many of the entity's.
 fn value_set(t: &TableDesign, entity: &str) -> bool {
     t.value_set && t.grain == [entity.to_string()]
+}
+
+/// The key columns the mutation does not bind, read first by its key.
+fn read_unbound_key(
+    st: &mut WriteStatement,
+    t: &TableDesign,
+    m: &MutationSpec,
+    keys: &[&TableColumn],
+) {
+    st.reads_first = unbound_key(t, m, keys);
+    if st.reads_first.is_some() {
+        st.reads = vec![ReadSource::by(&m.entity, &m.key)];
+    }
+}
+
+/// The rows of other entities that hold the given columns' values (a copied
+/// attribute, a parent's key column), each read by its primary key.
+fn related_reads(
+    model: &Model,
+    t: &TableDesign,
+    cols: &[&TableColumn],
+    entity: &str,
+) -> Vec<ReadSource> {
+    let mut out: Vec<ReadSource> = Vec::new();
+    for c in cols {
+        let (KeyPart::Attr(a) | KeyPart::Bucket(a, _)) = &c.part else {
+            continue;
+        };
+        let class = crate::derive::class_of(&t.classes, a);
+        let Some(source) = class
+            .iter()
+            .chain(std::iter::once(a))
+            .find(|x| x.entity != entity)
+        else {
+            continue;
+        };
+        let Some(e) = model.entity(&source.entity) else {
+            continue;
+        };
+        if !out.iter().any(|r| r.entity == e.name) {
+            out.push(ReadSource::by(&e.name, &e.primary_key));
+        }
+    }
+    out
 }
