@@ -173,6 +173,7 @@ pub fn key_costs_md(d: &super::Design) -> String {
         "\n## Cost per key: typical and hottest\n\nGrowth with no retention is sized at a horizon of {}: `--horizon` changes the default, an entity's `horizon` in the statistics wins for that entity. The typical key is the median partition (p50), the hottest the largest (max).\n\n",
         d.horizon.text()
     );
+    s.push_str(&super::fk_growth::foreign_keys_md(&d.foreign_key_growth));
     if d.key_costs.is_empty() {
         s.push_str("No read is served by a sized table.\n");
         return s;

@@ -4,6 +4,7 @@
 mod bucket_statics;
 mod compaction;
 mod counter_reads;
+mod fk_growth;
 mod key_cost;
 mod point_reads;
 mod read_first;
@@ -29,6 +30,7 @@ use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
 pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
+pub use fk_growth::ForeignKeyGrowth;
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
@@ -100,6 +102,10 @@ pub struct Design {
     /// The age growing entities with no retention are sized at.
     #[serde(skip)]
     pub horizon: Horizon,
+    /// What sizing assumed of each foreign key of a growing entity: children
+    /// per parent constant (both grow) or growing (the parent is fixed).
+    #[serde(skip)]
+    pub foreign_key_growth: Vec<ForeignKeyGrowth>,
     /// Per read served by a sized table: the typical and the hottest key's cost.
     #[serde(skip)]
     pub key_costs: Vec<KeyCost>,
@@ -221,9 +227,12 @@ pub fn design_with(
     };
     input_notes.extend(query_notes);
     crate::pgshape::durations_in_query_keys(&mut model, &specs, &mut input_notes);
-    let entity_stats = match input.stats_toml {
-        Some(text) => Some(load_entity_stats(&model, text, horizon.seconds)?),
-        None => None,
+    let (entity_stats, foreign_key_growth) = match input.stats_toml {
+        Some(text) => {
+            let (stats, growth) = load_entity_stats(&model, text, horizon.seconds)?;
+            (Some(stats), growth)
+        }
+        None => (None, Vec::new()),
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
@@ -277,6 +286,7 @@ pub fn design_with(
             &mut tables,
             &mut table_stats,
             &horizon,
+            &foreign_key_growth,
             &mut warnings,
         )?;
         moved_statics = bucket_statics::move_statics(
@@ -413,6 +423,7 @@ pub fn design_with(
         write_paths,
         warnings,
         horizon,
+        foreign_key_growth,
         key_costs,
         review: Vec::new(),
         errors: model_errors.into_iter().chain(query_errors).collect(),

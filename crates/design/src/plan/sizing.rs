@@ -8,6 +8,7 @@ use cqlmodel_stats::{
     Volume, estimate_table, load_stats,
 };
 
+use super::fk_growth::ForeignKeyGrowth;
 use super::trim_float;
 use crate::derive::{KeyPart, Role, TableDesign};
 use crate::error::{DesignError, DesignErrorKind, Source};
@@ -23,7 +24,7 @@ pub(super) fn load_entity_stats(
     model: &Model,
     text: &str,
     horizon: u64,
-) -> Result<Stats, DesignError> {
+) -> Result<(Stats, Vec<ForeignKeyGrowth>), DesignError> {
     use cqlmodel_cql::keywords::quote_ident;
     let keyspace = MODEL_KEYSPACE;
     let mut ddl = format!(
@@ -61,7 +62,28 @@ pub(super) fn load_entity_stats(
             ts.horizon = Some(horizon);
         }
     }
-    Ok(stats)
+    let growth = super::fk_growth::grow_foreign_keys(model, &mut stats);
+    Ok((stats, growth))
+}
+
+/// The assumption about children per parent for each foreign-key column of
+/// the table's partition key, as the table's decisions state it.
+fn foreign_key_decisions(t: &mut TableDesign, growth: &[ForeignKeyGrowth]) {
+    let mut said = Vec::new();
+    for p in &t.partition_key {
+        let KeyPart::Attr(a) = p else { continue };
+        let class = crate::derive::class_of(&t.classes, a);
+        for g in growth {
+            let held = (a.entity == g.entity && a.column == g.column)
+                || class
+                    .iter()
+                    .any(|x| x.entity == g.entity && x.column == g.column);
+            if held && t.grain.contains(&g.entity) && !said.contains(&g.sentence()) {
+                said.push(g.sentence());
+            }
+        }
+    }
+    t.decisions.extend(said);
 }
 
 /// ` at the 3y horizon (default)` for a growing table that nothing bounds
@@ -319,10 +341,12 @@ pub(super) fn size_tables(
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
     horizon: &super::Horizon,
+    growth: &[ForeignKeyGrowth],
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
+        foreign_key_decisions(t, growth);
         let ts = derived_stats(model, t, stats);
         let at = at_horizon(&ts, horizon);
         let Some(schema) = build_one(keyspace, t) else {
