@@ -146,3 +146,75 @@ fn without_statistics_nothing_is_assumed_about_foreign_keys() {
     assert!(d.foreign_key_growth.is_empty());
     assert!(!report_md(&d).contains("Foreign keys over the horizon"));
 }
+
+fn query<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::reads::QueryPlan {
+    d.queries
+        .iter()
+        .find(|q| q.name == name)
+        .unwrap_or_else(|| panic!("no query {name}"))
+}
+
+#[test]
+fn a_read_by_time_alone_gets_the_coarsest_bucket_that_fits_and_salt_only_for_its_write_rate() {
+    // 2,000 plays a second all land in the current bucket: a day holds
+    // 173M rows, an hour 7.2M, a minute 120k (over 100k rows): minute
+    // buckets, salted in 2 for the rows and for the 2,000/s of writes.
+    let d = growth();
+    let said = decisions(&d, "plays_by_minute");
+    assert!(
+        said.contains("a `minute` bucket holds 2000 rows/s × 60 s = 120k rows")
+            && said.contains("salt 2 (hash of `play_id` % 2) joins the bucket: one bucket's rows need 2; 2000/s writes over the 1000/s one partition takes need 2")
+            && said.contains("a page of 100 newest rows reads 1 bucket (one more because the newest bucket has only just begun) × 2 salt partition(s): at most 4 statements"),
+        "{said}"
+    );
+    let schema = d.schema_cql();
+    assert!(
+        schema.contains("PRIMARY KEY ((minute, salt), played_at, play_id)"),
+        "{schema}"
+    );
+    // The page walks 2 buckets of the day the range spans, not all 1,441.
+    let recent = query(&d, "recent_plays");
+    assert_eq!(recent.table.as_deref(), Some("plays_by_minute"));
+    assert_eq!((recent.partitions, recent.statements), (Some(4), 4));
+    assert!(
+        recent
+            .notes
+            .iter()
+            .any(|n| n.contains("it reads 2 of the 1441 buckets a 1d range spans")),
+        "{:?}",
+        recent.notes
+    );
+    let j = json(&d);
+    let q = j["queries"]
+        .as_array()
+        .and_then(|qs| qs.iter().find(|q| q["name"] == "recent_plays"))
+        .unwrap_or_else(|| panic!("no recent_plays in design.json"));
+    assert_eq!(q["statements"], 4);
+}
+
+#[test]
+fn a_slow_entity_read_by_time_alone_gets_a_coarse_bucket_and_no_salt() {
+    // A hundred times fewer plays: a day of 1.73M rows is over the limit,
+    // an hour of 72k fits, and 20/s needs no salt.
+    let slow = fixture("stats.toml").replace(
+        "[table.plays]\nrows_per_second = 2000",
+        "[table.plays]\nrows_per_second = 20",
+    );
+    let d = growth_at(Some(&slow), Some(YEAR));
+    let said = decisions(&d, "plays_by_hour");
+    assert!(
+        said.contains("an `hour` bucket holds 20 rows/s × 3600 s = 72k rows"),
+        "{said}"
+    );
+    assert!(
+        said.contains("no salt: 20/s writes are within the 1000/s one partition takes"),
+        "{said}"
+    );
+    assert!(
+        d.schema_cql()
+            .contains("PRIMARY KEY (hour, played_at, play_id)"),
+        "{}",
+        d.schema_cql()
+    );
+    assert_eq!(query(&d, "recent_plays").statements, 2);
+}

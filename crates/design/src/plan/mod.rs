@@ -9,6 +9,7 @@ mod key_cost;
 mod point_reads;
 mod read_first;
 mod sizing;
+mod time_only;
 mod whole_tables;
 mod write_reads;
 
@@ -280,13 +281,16 @@ pub fn design_with(
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
         size_tables(
-            &model,
-            input.keyspace,
-            stats,
+            &sizing::SizingInput {
+                model: &model,
+                keyspace: input.keyspace,
+                stats,
+                horizon: &horizon,
+                growth: &foreign_key_growth,
+                specs: &specs,
+            },
             &mut tables,
             &mut table_stats,
-            &horizon,
-            &foreign_key_growth,
             &mut warnings,
         )?;
         moved_statics = bucket_statics::move_statics(
@@ -354,16 +358,26 @@ pub fn design_with(
             KeyPart::Bucket(_, unit) => BucketUnit::parse(unit).map(BucketUnit::seconds),
             _ => None,
         });
-        let bucket_fanout = width.map_or(1, |w| cqlmodel_stats::time_fanout(fanout, w));
+        let mut walk_note = None;
+        let bucket_fanout = width.map_or(1, |w| {
+            let span = cqlmodel_stats::time_fanout(fanout, w);
+            let page = spec.limit.or(q.page_size());
+            match time_only::walked_buckets(t, ts, page, w) {
+                Some(walk) if walk < span => {
+                    walk_note = Some(format!(
+                        "read by time alone: a page of {} fills from the newest buckets, so it reads {walk} of the {span} buckets a {} range spans (the newest has only just begun); the next page continues from the last row",
+                        page.unwrap_or_default(),
+                        cqlmodel_stats::units::format_duration(fanout)
+                    ));
+                    walk
+                }
+                _ => span,
+            }
+        });
         let rows_pp = rows_per_partition(input.keyspace, t, &table_stats);
-        queries.push(select_cql(
-            input.keyspace,
-            t,
-            q,
-            spec,
-            bucket_fanout,
-            rows_pp,
-        ));
+        let mut plan = select_cql(input.keyspace, t, q, spec, bucket_fanout, rows_pp);
+        plan.notes.extend(walk_note);
+        queries.push(plan);
     }
     crate::reads::normalized_reads(&model, &tables, &mut queries);
     bucket_statics::note_reads(&moved_statics, &specs, &mut queries);

@@ -106,7 +106,7 @@ fn at_horizon(ts: &TableStats, horizon: &super::Horizon) -> String {
 /// The grain's statistics renamed to the table's columns. A table of several
 /// entities' rows (a timeline: posts × follows) holds the growing one's rows
 /// times the mean number of rows of each other one that meets a row of it.
-pub(super) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
+pub(crate) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
     let of = |e: &str| stats.tables.get(&entity_key(e));
     let grain: Vec<&String> = if t.grain.is_empty() {
         vec![&t.entity]
@@ -326,24 +326,39 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
     }
 }
 
-pub(super) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
+pub(crate) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
     let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
     let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
     build.errors.is_empty().then_some(build.schema)
 }
 
+/// What sizing reads: the model, the entity statistics and what the design
+/// already decided about them.
+pub(super) struct SizingInput<'a> {
+    pub model: &'a Model,
+    pub keyspace: &'a str,
+    pub stats: &'a Stats,
+    pub horizon: &'a super::Horizon,
+    pub growth: &'a [ForeignKeyGrowth],
+    pub specs: &'a [crate::querylist::QuerySpec],
+}
+
 /// Sizes every table with the size command's estimator; a partition over the
 /// limits gets the recommended time bucket or salt.
 pub(super) fn size_tables(
-    model: &Model,
-    keyspace: &str,
-    stats: &Stats,
+    input: &SizingInput<'_>,
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
-    horizon: &super::Horizon,
-    growth: &[ForeignKeyGrowth],
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
+    let SizingInput {
+        model,
+        keyspace,
+        stats,
+        horizon,
+        growth,
+        specs,
+    } = *input;
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
         foreign_key_decisions(t, growth);
@@ -359,6 +374,20 @@ pub(super) fn size_tables(
         if super::whole_tables::is_whole(t) {
             whole_table_fits(t, &estimate, warnings);
             out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
+        let page = page_of(t, specs);
+        if super::time_only::size_time_only(model, keyspace, stats, t, page, &at, warnings) {
+            if t.partition_key
+                .iter()
+                .any(|p| matches!(p, KeyPart::Salt(_)))
+            {
+                extra.extend(single_grain(t));
+            }
+            out.tables.insert(
+                format!("{keyspace}.{}", t.name),
+                derived_stats(model, t, stats),
+            );
             continue;
         }
         if let Some(entity) = one_row_per_partition(model, t) {
@@ -484,6 +513,18 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// The smallest page (LIMIT, else `@page`) of the reads the table serves.
+fn page_of(t: &TableDesign, specs: &[crate::querylist::QuerySpec]) -> Option<u64> {
+    specs
+        .iter()
+        .filter(|q| t.queries.contains(&q.name))
+        .filter_map(|q| match &q.body {
+            crate::querylist::Body::Select(spec) => spec.limit.or(q.page_size()),
+            _ => None,
+        })
+        .min()
 }
 
 /// A table read whole is one partition: it is never bucketed (a read would
