@@ -218,3 +218,69 @@ fn a_slow_entity_read_by_time_alone_gets_a_coarse_bucket_and_no_salt() {
     );
     assert_eq!(query(&d, "recent_plays").statements, 2);
 }
+
+fn off_path(d: &Design, name: &str) -> (String, String) {
+    let q = query(d, name);
+    assert_eq!(q.table, None, "{name} got a table");
+    let o = q
+        .off_path
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name} is not off the path"));
+    (o.reason.clone(), o.alternative.clone())
+}
+
+#[test]
+fn a_whole_table_read_nothing_bounds_is_refused_with_the_assumption_named() {
+    // Statistics that do not describe the genres: no bound is assumed.
+    let d = growth();
+    let (reason, alternative) = off_path(&d, "list_genres");
+    assert!(
+        reason.contains("a read of every `genres` row, and the statistics file does not describe `genres`; the design does not assume it small"),
+        "{reason}"
+    );
+    assert!(
+        alternative.contains("give it `rows = N` (at most 10000) in the statistics file"),
+        "{alternative}"
+    );
+    assert!(report_md(&d).contains("the statistics file does not describe `genres`"));
+    let j = json(&d);
+    let q = j["queries"]
+        .as_array()
+        .and_then(|qs| qs.iter().find(|q| q["name"] == "list_genres"))
+        .unwrap_or_else(|| panic!("no list_genres in design.json"));
+    assert!(
+        q["off_path"]["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("does not assume it small")),
+        "{q}"
+    );
+    // No statistics file at all.
+    let (reason, _) = off_path(&growth_at(None, None), "list_genres");
+    assert!(
+        reason.contains("and no statistics file bounds it"),
+        "{reason}"
+    );
+    // Statistics that give more rows than a partition read whole may hold.
+    let big = format!("{}\n[table.genres]\nrows = 50000\n", fixture("stats.toml"));
+    let (reason, _) = off_path(&growth_at(Some(&big), None), "list_genres");
+    assert!(
+        reason.contains(
+            "the statistics give it 50000 rows, over the 10000 a table read whole may hold"
+        ),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_whole_table_read_the_statistics_bound_is_one_partition() {
+    let small = format!("{}\n[table.genres]\nrows = 60\n", fixture("stats.toml"));
+    let d = growth_at(Some(&small), None);
+    let q = query(&d, "list_genres");
+    assert_eq!(q.table.as_deref(), Some("all_genres"));
+    assert_eq!(q.partitions, Some(1));
+    assert!(
+        decisions(&d, "all_genres").contains("the statistics bound it to 60 rows"),
+        "{}",
+        decisions(&d, "all_genres")
+    );
+}
