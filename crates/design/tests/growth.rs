@@ -284,3 +284,71 @@ fn a_whole_table_read_the_statistics_bound_is_one_partition() {
         decisions(&d, "all_genres")
     );
 }
+
+#[test]
+fn a_width_that_fits_only_the_hottest_key_states_the_per_key_trade_off() {
+    // Plays concentrate on hit episodes (zipf 1.1): the hottest episode needs
+    // minute buckets, the typical one (36 plays in 3 years) none at all.
+    let d = growth();
+    let plan = d
+        .per_key
+        .iter()
+        .find(|p| p.table == "plays_by_episode")
+        .unwrap_or_else(|| panic!("no per-key plan: {:?}", d.per_key));
+    assert_eq!(plan.width, "minute");
+    assert_eq!(plan.page, 100);
+    assert_eq!(plan.threshold_rows, 100_000.0);
+    // The typical key walks every minute of 3 years; on its own width it reads one partition.
+    assert_eq!(plan.typical.statements_one_width, 1_576_800);
+    assert_eq!(
+        (
+            plan.typical.own_width.as_str(),
+            plan.typical.statements_own_width
+        ),
+        ("none", 1)
+    );
+    assert_eq!(plan.hottest.statements_one_width, 2);
+    // The keys over the threshold come from the distribution.
+    let hot = plan.hot_keys.unwrap_or(0.0);
+    assert!((60_000.0..80_000.0).contains(&hot), "{hot}");
+    let said = decisions(&d, "plays_by_episode");
+    assert!(
+        said.contains("the design chooses one width for every key, the hottest key's `minute`")
+            && said.contains("`plays_by_episode_widths` (key → width, since")
+            && said.contains("Not built here: the design writes and reads one width"),
+        "{said}"
+    );
+    let report = report_md(&d);
+    assert!(report.contains("### Per-key strategies"), "{report}");
+    assert!(
+        report.contains("| `plays_by_episode` | `minute` | 100 | 36.1, 1.58M → 1 (`none`) |"),
+        "{report}"
+    );
+    // The cost table no longer says the typical key reads one partition.
+    assert!(
+        report.contains("| plays_of_episode | `plays_by_episode` | 1576800, "),
+        "{report}"
+    );
+    let j = json(&d);
+    let p = j["per_key"]
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p["table"] == "plays_by_episode"))
+        .unwrap_or_else(|| panic!("design.json has no per_key for plays_by_episode"));
+    assert_eq!(p["typical"]["statements_one_width"], 1_576_800);
+    assert_eq!(p["hottest"]["own_width"], "minute");
+}
+
+#[test]
+fn evenly_spread_keys_need_no_per_key_strategy() {
+    let even = fixture("stats.toml").replace(
+        "[table.plays.column.episode_id]\ndistribution = \"zipf(1.1)\"",
+        "[table.plays.column.episode_id]\ndistribution = \"uniform\"",
+    );
+    let d = growth_at(Some(&even), None);
+    assert!(
+        d.per_key.iter().all(|p| p.table != "plays_by_episode"),
+        "{:?}",
+        d.per_key
+    );
+    assert!(!report_md(&d).contains("`plays_by_episode` | `"));
+}

@@ -6,6 +6,7 @@ mod compaction;
 mod counter_reads;
 mod fk_growth;
 mod key_cost;
+mod per_key;
 mod point_reads;
 mod read_first;
 mod sizing;
@@ -33,6 +34,7 @@ pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
+pub use per_key::{KeyWidth, PerKeyPlan};
 pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 
@@ -107,6 +109,10 @@ pub struct Design {
     /// per parent constant (both grow) or growing (the parent is fixed).
     #[serde(skip)]
     pub foreign_key_growth: Vec<ForeignKeyGrowth>,
+    /// Bucketed tables whose typical and hottest key one width cannot both
+    /// serve: the trade-off, and the per-key hybrid (not built).
+    #[serde(skip)]
+    pub per_key: Vec<PerKeyPlan>,
     /// Per read served by a sized table: the typical and the hottest key's cost.
     #[serde(skip)]
     pub key_costs: Vec<KeyCost>,
@@ -278,6 +284,7 @@ pub fn design_with(
     crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
     let mut table_stats = Stats::default();
     let mut moved_statics = Vec::new();
+    let mut per_key = Vec::new();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
         size_tables(
@@ -291,6 +298,7 @@ pub fn design_with(
             },
             &mut tables,
             &mut table_stats,
+            &mut per_key,
             &mut warnings,
         )?;
         moved_statics = bucket_statics::move_statics(
@@ -427,7 +435,14 @@ pub fn design_with(
         );
     }
     let key_costs = match &entity_stats {
-        Some(_) => key_cost::key_costs(input.keyspace, &tables, &specs, &queries, &table_stats),
+        Some(_) => key_cost::key_costs(
+            input.keyspace,
+            &tables,
+            &specs,
+            &queries,
+            &table_stats,
+            &per_key,
+        ),
         None => Vec::new(),
     };
     let mut d = Design {
@@ -438,6 +453,7 @@ pub fn design_with(
         warnings,
         horizon,
         foreign_key_growth,
+        per_key,
         key_costs,
         review: Vec::new(),
         errors: model_errors.into_iter().chain(query_errors).collect(),

@@ -9,6 +9,7 @@ use cqlmodel_stats::{
 };
 
 use super::fk_growth::ForeignKeyGrowth;
+use super::per_key::{Bucketed, PerKeyPlan, per_key_plan};
 use super::trim_float;
 use crate::derive::{KeyPart, Role, TableDesign};
 use crate::error::{DesignError, DesignErrorKind, Source};
@@ -349,6 +350,7 @@ pub(super) fn size_tables(
     input: &SizingInput<'_>,
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
+    per_key: &mut Vec<PerKeyPlan>,
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
     let SizingInput {
@@ -421,20 +423,10 @@ pub(super) fn size_tables(
                         t.partition_key
                             .push(KeyPart::Bucket(src.clone(), unit.name().into()));
                         t.decisions.push(format!(
-                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key: {}",
-                            over.join(", "), rec.summary, unit.name(), src.column, rec.summary
+                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key",
+                            over.join(", "), rec.summary, unit.name(), src.column
                         ));
-                        let rows = estimate.sizes.rows;
-                        if rows.p50 > 0.0 && rows.max / rows.p50 > SKEW_WARNING {
-                            warnings.push(format!(
-                                "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
-                                t.name,
-                                unit.name(),
-                                cqlmodel_stats::units::format_count(rows.max),
-                                cqlmodel_stats::units::format_count(rows.p50),
-                                unit.name()
-                            ));
-                        }
+                        skew_of_bucket(input, t, &ts, &estimate.sizes, unit, per_key, warnings);
                     } else {
                         let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
                         t.partition_key.push(KeyPart::Salt(n));
@@ -513,6 +505,53 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A bucket sized for the hottest key while the median key is far smaller:
+/// a warning, and the per-key trade-off (statements per page for each kind
+/// of key, the keys over the threshold) as a decision and a plan.
+fn skew_of_bucket(
+    input: &SizingInput<'_>,
+    t: &mut TableDesign,
+    ts: &TableStats,
+    unbucketed: &cqlmodel_stats::Sizes,
+    unit: BucketUnit,
+    per_key: &mut Vec<PerKeyPlan>,
+    warnings: &mut Vec<String>,
+) {
+    let rows = unbucketed.rows;
+    if rows.p50 <= 0.0 || rows.max / rows.p50 <= SKEW_WARNING {
+        return;
+    }
+    warnings.push(format!(
+        "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
+        t.name,
+        unit.name(),
+        cqlmodel_stats::units::format_count(rows.max),
+        cqlmodel_stats::units::format_count(rows.p50),
+        unit.name()
+    ));
+    let horizon = ts.horizon.unwrap_or(super::DEFAULT_HORIZON);
+    let live = match ts.retention {
+        Retention::Seconds(s) => s.min(horizon),
+        _ => horizon,
+    };
+    let plan = per_key_plan(&Bucketed {
+        table: t,
+        unit,
+        unbucketed,
+        stats: ts,
+        all: input.stats,
+        live,
+        page: page_of(t, input.specs),
+    });
+    if let Some(p) = plan {
+        t.decisions.push(format!(
+            "sizing, per key: the design chooses {}. The alternative: {}",
+            p.chosen, p.hybrid
+        ));
+        per_key.push(p);
+    }
 }
 
 /// The smallest page (LIMIT, else `@page`) of the reads the table serves.
