@@ -395,13 +395,13 @@ fn annotate(
     if let Some(t) = &table
         && (!t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             || !t.starts_with(|c: char| c.is_ascii_alphabetic())
-            || t.len() > crate::derive::MAX_NAME)
+            || t.len() > crate::safe_names::MAX_NAME)
     {
         return Err(annotation_error(
             at,
             format!(
                 "@table takes a CQL table name (a letter, then letters, digits or `_`, at most {} characters), got `{t}`",
-                crate::derive::MAX_NAME
+                crate::safe_names::MAX_NAME
             ),
         ));
     }

@@ -14,6 +14,11 @@
 
 use std::collections::HashSet;
 
+/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`): a
+/// leaf constant, so that the query list's `@table` check and the naming
+/// stage read it without importing each other.
+pub const MAX_NAME: usize = 48;
+
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_`, as
 /// Cassandra requires of table names (`"Order Items"` → `Order_Items`).
 pub fn table_name_chars(name: &str) -> String {

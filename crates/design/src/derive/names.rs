@@ -120,8 +120,7 @@ pub fn candidate_names(t: &TableDesign) -> Vec<String> {
         .collect()
 }
 
-/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
-pub const MAX_NAME: usize = 48;
+pub use crate::safe_names::MAX_NAME;
 
 /// A name Cassandra accepts: only letters, digits and `_` (from entity names
 /// such as `"Order Items"`), within 48 characters: `_and_` shortened to `_`,

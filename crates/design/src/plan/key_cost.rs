@@ -6,7 +6,7 @@
 use cqlmodel_stats::{Stats, estimate_table};
 use serde::Serialize;
 
-use super::sizing::build_one;
+use super::derived::build_one;
 use super::{SKEW_WARNING, trim_float};
 use crate::derive::{KeyPart, TableDesign};
 use crate::querylist::{Body, QuerySpec};

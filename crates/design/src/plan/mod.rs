@@ -4,8 +4,10 @@
 mod bucket_statics;
 mod compaction;
 mod counter_reads;
+mod derived;
 mod fk_growth;
 mod key_cost;
+mod limits;
 mod per_key;
 mod point_reads;
 mod read_first;
@@ -34,9 +36,10 @@ pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
+pub use limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub use per_key::{KeyWidth, PerKeyPlan};
 pub use read_first::{ReadFirst, read_first_sources};
-pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+pub use sizing::MODEL_KEYSPACE;
 
 /// What `design` reads.
 #[derive(Debug, Clone, Copy)]

@@ -9,7 +9,8 @@ use cqlmodel_stats::{
     BucketUnit, Retention, SizeEstimate, Stats, TableStats, Volume, estimate_table,
 };
 
-use super::sizing::{SALT_CAP, build_one, derived_stats};
+use super::derived::{build_one, derived_stats};
+use super::limits::SALT_CAP;
 use crate::derive::{KeyPart, Role, TableDesign, add_columns};
 use crate::numbers::{rate_text, trim_float};
 use crate::relational::Model;
