@@ -199,80 +199,13 @@ pub(super) fn size_tables(
                 trim_float(estimate.sizes.bytes.max.round())
             ));
         } else if let Some(rec) = &estimate.recommendation {
-            let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
-            match rec.kind {
-                RecommendationKind::TimeBucket(unit) => {
-                    let source = t.clustering.iter().find_map(|(p, _)| match p {
-                        KeyPart::Attr(c)
-                            if crate::derive::attr_type(model, c)
-                                .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
-                        {
-                            Some(c.clone())
-                        }
-                        _ => None,
-                    });
-                    if let Some(src) = source {
-                        t.partition_key
-                            .push(KeyPart::Bucket(src.clone(), unit.name().into()));
-                        t.decisions.push(format!(
-                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key",
-                            over.join(", "), rec.summary, unit.name(), src.column
-                        ));
-                        skew_of_bucket(input, t, &ts, &estimate.sizes, unit, per_key, warnings);
-                    } else {
-                        let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
-                        t.partition_key.push(KeyPart::Salt(n));
-                        t.decisions.push(format!(
-                            "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
-                            over.join(", ")
-                        ));
-                        extra.extend(single_grain(t));
-                    }
-                }
-                RecommendationKind::Salt(wanted) => {
-                    let n = capped_salt(wanted, t, warnings);
-                    t.partition_key.push(KeyPart::Salt(n));
-                    // The estimator's summary speaks of the salt it wanted;
-                    // quote it only when that is the salt used.
-                    let why = if n == wanted {
-                        format!(": {}", rec.summary)
-                    } else {
-                        format!(" (the largest keys would need {wanted}; capped at {n})")
-                    };
-                    // The salt hashes a column that differs row by row (the
-                    // last clustering column), so one key's rows spread.
-                    let spread_by = t
-                        .clustering
-                        .last()
-                        .and_then(|(p, _)| t.column_for(p))
-                        .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
-                    t.decisions.push(format!(
-                        "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
-                        over.join(", ")
-                    ));
-                    extra.extend(single_grain(t));
-                }
-            }
-            if let Some(n) = t.partition_key.iter().find_map(|p| match p {
-                KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
-                _ => None,
-            }) {
-                warnings.push(format!(
-                    "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
-                    t.name
-                ));
-            }
-            let wanted: Vec<_> = t
-                .columns
-                .iter()
-                .filter(|c| matches!(c.role, Role::Static | Role::Regular))
-                .filter_map(|c| match &c.part {
-                    KeyPart::Attr(a) => Some(a.clone()),
-                    _ => None,
-                })
-                .collect();
-            let statics: Vec<_> = Vec::new();
-            crate::derive::add_columns(model, t, &wanted, &statics);
+            let split = Split {
+                ts: &ts,
+                estimate: &estimate,
+                rec,
+                at: &at,
+            };
+            extra.extend(split_partitions(input, t, &split, per_key, warnings));
         } else {
             warnings.push(format!(
                 "{}: partitions exceed {:?} and no bucket or salt fixes them",
@@ -297,6 +230,114 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A table over the limits with the estimator's recommendation.
+struct Split<'a> {
+    ts: &'a TableStats,
+    estimate: &'a cqlmodel_stats::SizeEstimate,
+    rec: &'a cqlmodel_stats::Recommendation,
+    at: &'a str,
+}
+
+/// Adds the recommended time bucket (cut from the first time clustering
+/// column) or a salt to a table over the limits, with its decision; returns
+/// the entity whose rows were salted (it keeps a table by primary key).
+fn split_partitions(
+    input: &SizingInput<'_>,
+    t: &mut TableDesign,
+    split: &Split<'_>,
+    per_key: &mut Vec<PerKeyPlan>,
+    warnings: &mut Vec<String>,
+) -> Option<String> {
+    let SizingInput {
+        model,
+        keyspace,
+        stats,
+        ..
+    } = *input;
+    let Split {
+        ts,
+        estimate,
+        rec,
+        at,
+    } = *split;
+    let mut salted = None;
+    let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+    match rec.kind {
+        RecommendationKind::TimeBucket(unit) => {
+            let source = t.clustering.iter().find_map(|(p, _)| match p {
+                KeyPart::Attr(c)
+                    if crate::derive::attr_type(model, c)
+                        .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
+                {
+                    Some(c.clone())
+                }
+                _ => None,
+            });
+            if let Some(src) = source {
+                t.partition_key
+                    .push(KeyPart::Bucket(src.clone(), unit.name().into()));
+                t.decisions.push(format!(
+                        "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key",
+                        over.join(", "), rec.summary, unit.name(), src.column
+                    ));
+                skew_of_bucket(input, t, ts, &estimate.sizes, unit, per_key, warnings);
+            } else {
+                let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
+                t.partition_key.push(KeyPart::Salt(n));
+                t.decisions.push(format!(
+                        "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                        over.join(", ")
+                    ));
+                salted = single_grain(t);
+            }
+        }
+        RecommendationKind::Salt(wanted) => {
+            let n = capped_salt(wanted, t, warnings);
+            t.partition_key.push(KeyPart::Salt(n));
+            // The estimator's summary speaks of the salt it wanted;
+            // quote it only when that is the salt used.
+            let why = if n == wanted {
+                format!(": {}", rec.summary)
+            } else {
+                format!(" (the largest keys would need {wanted}; capped at {n})")
+            };
+            // The salt hashes a column that differs row by row (the
+            // last clustering column), so one key's rows spread.
+            let spread_by = t
+                .clustering
+                .last()
+                .and_then(|(p, _)| t.column_for(p))
+                .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
+            t.decisions.push(format!(
+                    "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
+                    over.join(", ")
+                ));
+            salted = single_grain(t);
+        }
+    }
+    if let Some(n) = t.partition_key.iter().find_map(|p| match p {
+        KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
+        _ => None,
+    }) {
+        warnings.push(format!(
+                "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
+                t.name
+            ));
+    }
+    let wanted: Vec<_> = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    let statics: Vec<_> = Vec::new();
+    crate::derive::add_columns(model, t, &wanted, &statics);
+    salted
 }
 
 /// A bucket sized for the hottest key while the median key is far smaller:
