@@ -364,3 +364,23 @@ fn the_growth_design_reviews_without_errors_at_every_horizon() {
         assert!(errors.is_empty(), "at {horizon:?}: {errors:?}");
     }
 }
+
+#[test]
+fn a_foreign_key_from_an_entity_that_expires_keeps_its_given_count_and_says_so() {
+    let expiring = fixture("stats.toml").replace(
+        "[table.episode_topics]\nrows_per_second = 8\nretention = \"unbounded\"",
+        "[table.episode_topics]\nrows_per_second = 8\nretention = \"365d\"",
+    );
+    let d = growth_at(Some(&expiring), None);
+    let said = decisions(&d, "episode_topics_by_episode");
+    assert!(
+        said.contains("`episode_topics.episode_id` refers to `episodes`, which grows, but one side expires (retention)")
+            && said.contains("the statistics' count (63M values) is kept as given"),
+        "{said}"
+    );
+    let j = json(&d);
+    assert_eq!(
+        fk_entry(&j, "episode_topics.episode_id")["per_parent"],
+        "given"
+    );
+}

@@ -26,8 +26,10 @@ pub struct ForeignKeyGrowth {
     /// The referenced entity.
     pub parent: String,
     /// `constant`: the parent grows too, children per parent are the ratio of
-    /// the rates; `growing`: the parent is fixed (or has no growth in the
-    /// statistics), so each parent's children grow with the child's age.
+    /// the rates; `growing`: the parent is fixed, so each parent's children
+    /// grow with the child's age; `given`: the parent grows but the reference
+    /// is to the entity itself or one side expires, and the statistics'
+    /// count is kept.
     pub per_parent: &'static str,
     /// The statistics' own `distinct` for the column, if given.
     pub given_distinct: Option<f64>,
@@ -69,6 +71,17 @@ impl ForeignKeyGrowth {
                     self.entity
                 )
             }
+            "given" => format!(
+                "sizing: `{}.{col}` refers to `{parent}`, which grows, but {}: the statistics' count ({} values) is kept as given, about {per} `{}` rows per value at {age}",
+                self.entity,
+                if self.entity == self.parent {
+                    "it is a reference to its own entity (few rows have children)".to_string()
+                } else {
+                    "one side expires (retention), so the ratio of the growth rates does not count the parents live rows refer to".to_string()
+                },
+                format_count(self.distinct),
+                self.entity
+            ),
             _ => format!(
                 "sizing: `{}.{col}` refers to `{parent}`, which does not grow in the statistics ({} values): each `{parent}` gathers more `{}` rows with time, about {per} at {age} (children per parent grow with the horizon)",
                 self.entity,
@@ -108,22 +121,35 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
             let [column] = fk.columns.as_slice() else {
                 continue;
             };
+            let given = child.column(column).and_then(|c| c.distinct);
+            let parent = stats.tables.get(&entity_key(&fk.table));
             // A reference to the entity itself (a reply's parent comment)
             // grows at the entity's own rate: "one child per parent" would
             // erase what the statistics' count says, that few rows have
-            // children. Its count stays as given.
-            if fk.table == e.name {
-                continue;
-            }
-            let given = child.column(column).and_then(|c| c.distinct);
-            let parent = stats.tables.get(&entity_key(&fk.table));
+            // children. Nor is a ratio of rates the count of parents live
+            // children refer to when either side expires. Those counts stay
+            // as given, and the table says so.
+            let same_entity = fk.table == e.name;
             let growth = match parent.map(|p| (p.volume, p.retention)) {
+                Some((Volume::Growth { .. }, _)) if same_entity || !forever => {
+                    let Some(distinct) = given else { continue };
+                    ForeignKeyGrowth {
+                        entity: e.name.clone(),
+                        column: column.clone(),
+                        parent: fk.table.clone(),
+                        per_parent: "given",
+                        given_distinct: given,
+                        distinct,
+                        children_per_parent: child_rows / distinct.max(1.0),
+                        age,
+                    }
+                }
                 Some((
                     Volume::Growth {
                         rows_per_second: rate,
                     },
                     retention,
-                )) if forever && !matches!(retention, Retention::Seconds(_)) => {
+                )) if !matches!(retention, Retention::Seconds(_)) => {
                     let distinct = (rate * age as f64).max(1.0).round();
                     ForeignKeyGrowth {
                         entity: e.name.clone(),
@@ -172,7 +198,7 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
         return String::new();
     }
     let mut s = String::from(
-        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age.\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
+        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age. A reference to the entity itself, or from or to an entity that expires, keeps the statistics' count (given).\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
     );
     for g in growth {
         s.push_str(&format!(
