@@ -78,6 +78,8 @@ pub fn json(d: &Design) -> Value {
     json!({
         "keyspace": d.keyspace,
         "horizon": crate::plan::horizon_json(d),
+        "foreign_key_growth": d.foreign_key_growth,
+        "per_key": d.per_key,
         "verdict": crate::verdict::verdict_json(&crate::verdict::verdict(d)),
         "tables": tables,
         "queries": queries,

@@ -14,7 +14,9 @@
 
 use std::collections::HashSet;
 
-/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`).
+/// Cassandra's limit on table names (`SchemaConstants.NAME_LENGTH`): a
+/// leaf constant, so that the query list's `@table` check and the naming
+/// stage read it without importing each other.
 pub const MAX_NAME: usize = 48;
 
 /// `name` with every character outside `[A-Za-z0-9_]` replaced by `_`, as

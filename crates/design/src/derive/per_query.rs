@@ -315,7 +315,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         let r = rep(&classes, t);
         partition_key.push(KeyPart::Bucket(r.clone(), "day".into()));
         decisions.push(format!(
-            "{} has only a time range on `{}`: the partition key is its day bucket (the range reads one partition per day it spans)",
+            "{} has only a time range on `{}`: the partition key is a time bucket of it (a day; with statistics, sizing sets the width and any salt), and the range reads one partition per bucket it spans",
             q.name, r.column
         ));
     }

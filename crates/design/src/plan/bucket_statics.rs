@@ -8,7 +8,7 @@
 
 use cqlmodel_stats::Stats;
 
-use super::sizing::derived_stats;
+use super::derived::derived_stats;
 use crate::derive::{KeyPart, Role, TableDesign, TableKind, candidate_names};
 use crate::querylist::QuerySpec;
 use crate::reads::QueryPlan;

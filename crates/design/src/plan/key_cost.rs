@@ -6,7 +6,7 @@
 use cqlmodel_stats::{Stats, estimate_table};
 use serde::Serialize;
 
-use super::sizing::build_one;
+use super::derived::build_one;
 use super::{SKEW_WARNING, trim_float};
 use crate::derive::{KeyPart, TableDesign};
 use crate::querylist::{Body, QuerySpec};
@@ -44,6 +44,7 @@ pub(super) fn key_costs(
     specs: &[QuerySpec],
     queries: &[QueryPlan],
     table_stats: &Stats,
+    per_key: &[super::PerKeyPlan],
 ) -> Vec<KeyCost> {
     queries
         .iter()
@@ -53,7 +54,11 @@ pub(super) fn key_costs(
                 Body::Select(sel) if s.name == q.name => Some((s, sel)),
                 _ => None,
             })?;
-            cost_of(keyspace, t, spec, q, table_stats)
+            let cost = cost_of(keyspace, t, spec, q, table_stats)?;
+            Some(match per_key.iter().find(|p| p.table == t.name) {
+                Some(p) if q.statements == 1 => walked(cost, p),
+                _ => cost,
+            })
         })
         .collect()
 }
@@ -116,6 +121,35 @@ fn cost_of(
     })
 }
 
+/// A read that walks its key's buckets one statement at a time (no range to
+/// bound it): a page costs the statements the per-key analysis counted, the
+/// typical key's many nearly empty buckets included.
+fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
+    // Two significant digits below ten rows: a typical key's bucket may
+    // hold a small fraction of a row.
+    let per_bucket = |r: f64| {
+        if r >= 10.0 || r <= 0.0 {
+            r.round()
+        } else {
+            let scale = 10f64.powi(1 - r.log10().floor() as i32);
+            (r * scale).round() / scale
+        }
+    };
+    cost.typical.rows_per_partition = per_bucket(p.typical.rows_per_bucket);
+    cost.hottest.rows_per_partition = per_bucket(p.hottest.rows_per_bucket);
+    cost.typical.partitions = p.typical.statements_one_width;
+    cost.hottest.partitions = p.hottest.statements_one_width;
+    cost.typical.rows_read = p.typical.rows.min(p.page as f64).round();
+    cost.hottest.rows_read = p.hottest.rows.min(p.page as f64).round();
+    cost.note = format!(
+        "one `{}` width for every key: a page walks {} bucket(s) for the typical key and {} for the hottest (see Per-key strategies)",
+        p.width,
+        cqlmodel_stats::units::format_count(p.typical.statements_one_width as f64),
+        p.hottest.statements_one_width
+    );
+    cost
+}
+
 /// A LIMIT bounds each statement of a concurrent (salt, IN) read; a bucket
 /// walk reads one LIMIT in all.
 fn per_statement_factor(plan: &QueryPlan, bucket_walk: bool) -> f64 {
@@ -173,6 +207,7 @@ pub fn key_costs_md(d: &super::Design) -> String {
         "\n## Cost per key: typical and hottest\n\nGrowth with no retention is sized at a horizon of {}: `--horizon` changes the default, an entity's `horizon` in the statistics wins for that entity. The typical key is the median partition (p50), the hottest the largest (max).\n\n",
         d.horizon.text()
     );
+    s.push_str(&super::fk_growth::foreign_keys_md(&d.foreign_key_growth));
     if d.key_costs.is_empty() {
         s.push_str("No read is served by a sized table.\n");
         return s;
@@ -183,7 +218,11 @@ pub fn key_costs_md(d: &super::Design) -> String {
             format!(
                 "{}, {}, {}",
                 k.partitions,
-                trim_float(k.rows_per_partition),
+                if k.rows_per_partition > 0.0 && k.rows_per_partition < 0.01 {
+                    format!("{:.1e}", k.rows_per_partition)
+                } else {
+                    trim_float(k.rows_per_partition)
+                },
                 trim_float(k.rows_read)
             )
         };
@@ -200,6 +239,7 @@ pub fn key_costs_md(d: &super::Design) -> String {
     for c in &d.key_costs {
         s.push_str(&format!("- {}: {}\n", c.query, c.note));
     }
+    s.push_str(&super::per_key::per_key_md(&d.per_key));
     s
 }
 

@@ -4,10 +4,15 @@
 mod bucket_statics;
 mod compaction;
 mod counter_reads;
+mod derived;
+mod fk_growth;
 mod key_cost;
+mod limits;
+mod per_key;
 mod point_reads;
 mod read_first;
 mod sizing;
+mod time_only;
 mod whole_tables;
 mod write_reads;
 
@@ -29,9 +34,12 @@ use sizing::{load_entity_stats, rows_per_partition, size_tables};
 
 pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
+pub use fk_growth::ForeignKeyGrowth;
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
+pub use limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+pub use per_key::{KeyWidth, PerKeyPlan};
 pub use read_first::{ReadFirst, read_first_sources};
-pub use sizing::{MODEL_KEYSPACE, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+pub use sizing::MODEL_KEYSPACE;
 
 /// What `design` reads.
 #[derive(Debug, Clone, Copy)]
@@ -100,6 +108,14 @@ pub struct Design {
     /// The age growing entities with no retention are sized at.
     #[serde(skip)]
     pub horizon: Horizon,
+    /// What sizing assumed of each foreign key of a growing entity: children
+    /// per parent constant (both grow) or growing (the parent is fixed).
+    #[serde(skip)]
+    pub foreign_key_growth: Vec<ForeignKeyGrowth>,
+    /// Bucketed tables whose typical and hottest key one width cannot both
+    /// serve: the trade-off, and the per-key hybrid (not built).
+    #[serde(skip)]
+    pub per_key: Vec<PerKeyPlan>,
     /// Per read served by a sized table: the typical and the hottest key's cost.
     #[serde(skip)]
     pub key_costs: Vec<KeyCost>,
@@ -221,9 +237,12 @@ pub fn design_with(
     };
     input_notes.extend(query_notes);
     crate::duration_keys::durations_in_query_keys(&mut model, &specs, &mut input_notes);
-    let entity_stats = match input.stats_toml {
-        Some(text) => Some(load_entity_stats(&model, text, horizon.seconds)?),
-        None => None,
+    let (entity_stats, foreign_key_growth) = match input.stats_toml {
+        Some(text) => {
+            let (stats, growth) = load_entity_stats(&model, text, horizon.seconds)?;
+            (Some(stats), growth)
+        }
+        None => (None, Vec::new()),
     };
     let mut warnings = Vec::new();
     let mut specs = specs;
@@ -268,15 +287,21 @@ pub fn design_with(
     crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
     let mut table_stats = Stats::default();
     let mut moved_statics = Vec::new();
+    let mut per_key = Vec::new();
     if let Some(stats) = &entity_stats {
         table_stats.thresholds = stats.thresholds;
         size_tables(
-            &model,
-            input.keyspace,
-            stats,
+            &sizing::SizingInput {
+                model: &model,
+                keyspace: input.keyspace,
+                stats,
+                horizon: &horizon,
+                growth: &foreign_key_growth,
+                specs: &specs,
+            },
             &mut tables,
             &mut table_stats,
-            &horizon,
+            &mut per_key,
             &mut warnings,
         )?;
         moved_statics = bucket_statics::move_statics(
@@ -344,16 +369,26 @@ pub fn design_with(
             KeyPart::Bucket(_, unit) => BucketUnit::parse(unit).map(BucketUnit::seconds),
             _ => None,
         });
-        let bucket_fanout = width.map_or(1, |w| cqlmodel_stats::time_fanout(fanout, w));
+        let mut walk_note = None;
+        let bucket_fanout = width.map_or(1, |w| {
+            let span = cqlmodel_stats::time_fanout(fanout, w);
+            let page = spec.limit.or(q.page_size());
+            match time_only::walked_buckets(t, ts, page, w) {
+                Some(walk) if walk < span => {
+                    walk_note = Some(format!(
+                        "read by time alone: a page of {} fills from the newest buckets, so it reads {walk} of the {span} buckets a {} range spans (the newest has only just begun); the next page continues from the last row",
+                        page.unwrap_or_default(),
+                        cqlmodel_stats::units::format_duration(fanout)
+                    ));
+                    walk
+                }
+                _ => span,
+            }
+        });
         let rows_pp = rows_per_partition(input.keyspace, t, &table_stats);
-        queries.push(select_cql(
-            input.keyspace,
-            t,
-            q,
-            spec,
-            bucket_fanout,
-            rows_pp,
-        ));
+        let mut plan = select_cql(input.keyspace, t, q, spec, bucket_fanout, rows_pp);
+        plan.notes.extend(walk_note);
+        queries.push(plan);
     }
     crate::reads::normalized_reads(&model, &tables, &mut queries);
     bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
@@ -403,7 +438,14 @@ pub fn design_with(
         );
     }
     let key_costs = match &entity_stats {
-        Some(_) => key_cost::key_costs(input.keyspace, &tables, &specs, &queries, &table_stats),
+        Some(_) => key_cost::key_costs(
+            input.keyspace,
+            &tables,
+            &specs,
+            &queries,
+            &table_stats,
+            &per_key,
+        ),
         None => Vec::new(),
     };
     let mut d = Design {
@@ -413,6 +455,8 @@ pub fn design_with(
         write_paths,
         warnings,
         horizon,
+        foreign_key_growth,
+        per_key,
         key_costs,
         review: Vec::new(),
         errors: model_errors.into_iter().chain(query_errors).collect(),

@@ -5,7 +5,7 @@
 
 use cqlmodel_stats::Stats;
 
-use super::sizing::derived_stats;
+use super::derived::derived_stats;
 use crate::derive::{KeyPart, TableDesign, TableKind, class_of};
 use crate::querylist::{Body, QuerySpec};
 use crate::relational::Model;

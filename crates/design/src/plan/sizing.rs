@@ -1,21 +1,21 @@
 //! Sizing: the statistics file read against the relational model, carried to
 //! each designed table, and a time bucket or salt for partitions over the limits.
 
-use std::collections::BTreeMap;
-
 use cqlmodel_stats::{
-    BucketUnit, ColumnStats, Distribution, RecommendationKind, Retention, Stats, TableStats,
-    Volume, estimate_table, load_stats,
+    BucketUnit, RecommendationKind, Retention, Stats, TableStats, Volume, estimate_table,
+    load_stats,
 };
 
+use super::derived::{build_one, derived_stats};
+use super::fk_growth::ForeignKeyGrowth;
+use super::limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+use super::per_key::{Bucketed, PerKeyPlan, per_key_plan};
 use super::trim_float;
 use crate::derive::{KeyPart, Role, TableDesign};
 use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::relational::Model;
-use crate::schema_out::{keyspace_cql, table_cql};
 use crate::split::line_col;
 pub use crate::stats_keys::MODEL_KEYSPACE;
-pub(crate) use crate::stats_keys::{entity_key, rows_per_join_value};
 
 /// The conceptual schema (one CQL table per entity, keyed by its primary key),
 /// only to read the statistics file with the size command's own loader.
@@ -23,7 +23,7 @@ pub(super) fn load_entity_stats(
     model: &Model,
     text: &str,
     horizon: u64,
-) -> Result<Stats, DesignError> {
+) -> Result<(Stats, Vec<ForeignKeyGrowth>), DesignError> {
     use cqlmodel_cql::keywords::quote_ident;
     let keyspace = MODEL_KEYSPACE;
     let mut ddl = format!(
@@ -61,7 +61,28 @@ pub(super) fn load_entity_stats(
             ts.horizon = Some(horizon);
         }
     }
-    Ok(stats)
+    let growth = super::fk_growth::grow_foreign_keys(model, &mut stats);
+    Ok((stats, growth))
+}
+
+/// The assumption about children per parent for each foreign-key column of
+/// the table's partition key, as the table's decisions state it.
+fn foreign_key_decisions(t: &mut TableDesign, growth: &[ForeignKeyGrowth]) {
+    let mut said = Vec::new();
+    for p in &t.partition_key {
+        let KeyPart::Attr(a) = p else { continue };
+        let class = crate::derive::class_of(&t.classes, a);
+        for g in growth {
+            let held = (a.entity == g.entity && a.column == g.column)
+                || class
+                    .iter()
+                    .any(|x| x.entity == g.entity && x.column == g.column);
+            if held && t.grain.contains(&g.entity) && !said.contains(&g.sentence()) {
+                said.push(g.sentence());
+            }
+        }
+    }
+    t.decisions.extend(said);
 }
 
 /// ` at the 3y horizon (default)` for a growing table that nothing bounds
@@ -78,168 +99,6 @@ fn at_horizon(ts: &TableStats, horizon: &super::Horizon) -> String {
             cqlmodel_stats::units::format_duration(h)
         ),
         None => String::new(),
-    }
-}
-
-/// The grain's statistics renamed to the table's columns. A table of several
-/// entities' rows (a timeline: posts × follows) holds the growing one's rows
-/// times the mean number of rows of each other one that meets a row of it.
-pub(super) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> TableStats {
-    let of = |e: &str| stats.tables.get(&entity_key(e));
-    let grain: Vec<&String> = if t.grain.is_empty() {
-        vec![&t.entity]
-    } else {
-        t.grain.iter().collect()
-    };
-    let base_entity = grain
-        .iter()
-        .find(|e| of(e).is_some_and(|s| matches!(s.volume, Volume::Growth { .. })))
-        .or(grain.first())
-        .map_or(t.entity.as_str(), |e| e.as_str());
-    let base = of(base_entity).cloned().unwrap_or_default();
-    let mut ts = TableStats {
-        columns: BTreeMap::new(),
-        span: None,
-        request_rate: None,
-        ..base
-    };
-    if t.kind == crate::derive::TableKind::Counter {
-        // One row per key value: as many as the key's distinct values, when known.
-        let distinct: Option<f64> = t
-            .partition_key
-            .iter()
-            .map(|p| match p {
-                KeyPart::Attr(a) => of(&a.entity)
-                    .and_then(|s| s.column(&a.column))
-                    .and_then(|c| c.distinct),
-                _ => None,
-            })
-            .product();
-        ts.volume = distinct.map_or(Volume::Unspecified, |rows| Volume::Fixed { rows });
-        ts.retention = Retention::Unbounded;
-    }
-    for other in grain.iter().filter(|e| e.as_str() != base_entity) {
-        let Some(m) = rows_per_join_value(t, stats, other) else {
-            continue;
-        };
-        ts.volume = match ts.volume {
-            Volume::Fixed { rows } => Volume::Fixed { rows: rows * m },
-            Volume::Growth { rows_per_second } => Volume::Growth {
-                rows_per_second: rows_per_second * m,
-            },
-            Volume::Unspecified => Volume::Unspecified,
-        };
-    }
-    for c in &t.columns {
-        let cs = match &c.part {
-            KeyPart::Attr(a) => stats
-                .tables
-                .get(&entity_key(&a.entity))
-                .and_then(|s| s.column(&a.column))
-                .cloned(),
-            KeyPart::Bucket(_, unit) => Some(ColumnStats {
-                bucket: BucketUnit::parse(unit),
-                ..ColumnStats::default()
-            }),
-            KeyPart::Salt(n) => Some(ColumnStats {
-                distinct: Some(f64::from(*n)),
-                distribution: Some(Distribution::Uniform),
-                ..ColumnStats::default()
-            }),
-            KeyPart::Whole => Some(ColumnStats {
-                distinct: Some(1.0),
-                distribution: Some(Distribution::Uniform),
-                ..ColumnStats::default()
-            }),
-            KeyPart::Counter | KeyPart::Sum(_) => None,
-        };
-        if let Some(cs) = cs {
-            ts.columns.insert(c.name.clone(), cs);
-        }
-    }
-    keyed_through_parent(model, t, stats, &mut ts);
-    foreign_key_values(model, t, stats, &mut ts);
-    key_values_per_row(model, t, &mut ts);
-    ts
-}
-
-/// A partition-key column that is a foreign key and whose distinct count the
-/// statistics do not give has, at most and by default, as many values as the
-/// referenced table has rows (every parent has children), not the loader's
-/// constant default.
-fn foreign_key_values(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut TableStats) {
-    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
-        let KeyPart::Attr(a) = &c.part else { continue };
-        let Some(e) = model.entity(&a.entity) else {
-            continue;
-        };
-        let Some(fk) = e
-            .foreign_keys
-            .iter()
-            .find(|f| f.columns.as_slice() == [a.column.clone()])
-        else {
-            continue;
-        };
-        let Some(parent) = stats.tables.get(&entity_key(&fk.table)) else {
-            continue;
-        };
-        let rows = match parent.volume {
-            Volume::Fixed { rows } => rows,
-            Volume::Growth { rows_per_second } => {
-                rows_per_second * parent.horizon.unwrap_or(super::DEFAULT_HORIZON) as f64
-            }
-            Volume::Unspecified => continue,
-        };
-        let cs = ts.columns.entry(c.name.clone()).or_default();
-        if cs.distinct.is_none() {
-            cs.distinct = Some(rows.max(1.0).round());
-        }
-    }
-}
-
-/// A partition key that is a parent's unique attribute (`tags.name` keying
-/// `videos_by_tag_name`) spreads the rows as the grain's foreign key to that
-/// parent does (`video_tags.tag_id`, zipf): one name, one tag. The parent's own
-/// statistics (one row per name) would say nothing of the skew.
-fn keyed_through_parent(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut TableStats) {
-    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
-        let KeyPart::Attr(a) = &c.part else { continue };
-        if t.grain.contains(&a.entity) {
-            continue;
-        }
-        let Some(parent) = model.entity(&a.entity) else {
-            continue;
-        };
-        let unique = parent
-            .keys()
-            .any(|k| matches!(k.as_slice(), [only] if *only == a.column));
-        let [pk] = parent.primary_key.as_slice() else {
-            continue;
-        };
-        if !unique {
-            continue;
-        }
-        let pk_ref = crate::select::ColRef {
-            entity: parent.name.clone(),
-            column: pk.clone(),
-        };
-        let via = crate::derive::class_of(&t.classes, &pk_ref)
-            .into_iter()
-            .find(|x| t.grain.contains(&x.entity));
-        let Some(fk) = via.and_then(|x| {
-            stats
-                .tables
-                .get(&entity_key(&x.entity))
-                .and_then(|s| s.column(&x.column))
-                .cloned()
-        }) else {
-            continue;
-        };
-        if fk.distinct.is_some() || fk.distribution.is_some() {
-            let cs = ts.columns.entry(c.name.clone()).or_default();
-            cs.distinct = fk.distinct.or(cs.distinct);
-            cs.distribution = fk.distribution.or(cs.distribution);
-        }
     }
 }
 
@@ -266,63 +125,37 @@ fn one_row_per_partition(model: &Model, t: &TableDesign) -> Option<String> {
         .then(|| entity.clone())
 }
 
-/// A partition-key column that is its rows' own single-column key (a post's
-/// `post_id`) has one value per row: as many distinct values as the table has
-/// rows (at the sizing age), not the documented default of 1,000, which would
-/// make one-row partitions look huge.
-fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
-    let [entity] = t.grain.as_slice() else { return };
-    let Some(e) = model.entity(entity) else {
-        return;
-    };
-    let rows = match ts.volume {
-        Volume::Fixed { rows } => rows,
-        Volume::Growth { rows_per_second } => {
-            let live = match ts.retention {
-                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(super::DEFAULT_HORIZON)),
-                _ => ts.horizon.unwrap_or(super::DEFAULT_HORIZON),
-            };
-            rows_per_second * live as f64
-        }
-        Volume::Unspecified => return,
-    };
-    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
-        let KeyPart::Attr(a) = &c.part else { continue };
-        let own = crate::derive::class_of(&t.classes, a)
-            .into_iter()
-            .find(|x| x.entity == *entity);
-        let unique = own.is_some_and(|o| {
-            e.keys()
-                .any(|k| matches!(k.as_slice(), [only] if *only == o.column))
-        });
-        if unique {
-            let cs = ts.columns.entry(c.name.clone()).or_default();
-            if cs.distinct.is_none() {
-                cs.distinct = Some(rows.max(1.0).round());
-            }
-        }
-    }
-}
-
-pub(super) fn build_one(keyspace: &str, t: &TableDesign) -> Option<cqlmodel_schema::Schema> {
-    let ddl = format!("{}\n{}", keyspace_cql(keyspace), table_cql(keyspace, t));
-    let build = cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&ddl).statements);
-    build.errors.is_empty().then_some(build.schema)
+/// What sizing reads: the model, the entity statistics and what the design
+/// already decided about them.
+pub(super) struct SizingInput<'a> {
+    pub model: &'a Model,
+    pub keyspace: &'a str,
+    pub stats: &'a Stats,
+    pub horizon: &'a super::Horizon,
+    pub growth: &'a [ForeignKeyGrowth],
+    pub specs: &'a [crate::querylist::QuerySpec],
 }
 
 /// Sizes every table with the size command's estimator; a partition over the
 /// limits gets the recommended time bucket or salt.
 pub(super) fn size_tables(
-    model: &Model,
-    keyspace: &str,
-    stats: &Stats,
+    input: &SizingInput<'_>,
     tables: &mut Vec<TableDesign>,
     out: &mut Stats,
-    horizon: &super::Horizon,
+    per_key: &mut Vec<PerKeyPlan>,
     warnings: &mut Vec<String>,
 ) -> Result<(), DesignError> {
+    let SizingInput {
+        model,
+        keyspace,
+        stats,
+        horizon,
+        growth,
+        specs,
+    } = *input;
     let mut extra = Vec::new();
     for t in tables.iter_mut() {
+        foreign_key_decisions(t, growth);
         let ts = derived_stats(model, t, stats);
         let at = at_horizon(&ts, horizon);
         let Some(schema) = build_one(keyspace, t) else {
@@ -335,6 +168,20 @@ pub(super) fn size_tables(
         if super::whole_tables::is_whole(t) {
             whole_table_fits(t, &estimate, warnings);
             out.tables.insert(format!("{keyspace}.{}", t.name), ts);
+            continue;
+        }
+        let page = page_of(t, specs);
+        if super::time_only::size_time_only(model, keyspace, stats, t, page, &at, warnings) {
+            if t.partition_key
+                .iter()
+                .any(|p| matches!(p, KeyPart::Salt(_)))
+            {
+                extra.extend(single_grain(t));
+            }
+            out.tables.insert(
+                format!("{keyspace}.{}", t.name),
+                derived_stats(model, t, stats),
+            );
             continue;
         }
         if let Some(entity) = one_row_per_partition(model, t) {
@@ -352,90 +199,13 @@ pub(super) fn size_tables(
                 trim_float(estimate.sizes.bytes.max.round())
             ));
         } else if let Some(rec) = &estimate.recommendation {
-            let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
-            match rec.kind {
-                RecommendationKind::TimeBucket(unit) => {
-                    let source = t.clustering.iter().find_map(|(p, _)| match p {
-                        KeyPart::Attr(c)
-                            if crate::derive::attr_type(model, c)
-                                .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
-                        {
-                            Some(c.clone())
-                        }
-                        _ => None,
-                    });
-                    if let Some(src) = source {
-                        t.partition_key
-                            .push(KeyPart::Bucket(src.clone(), unit.name().into()));
-                        t.decisions.push(format!(
-                            "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key: {}",
-                            over.join(", "), rec.summary, unit.name(), src.column, rec.summary
-                        ));
-                        let rows = estimate.sizes.rows;
-                        if rows.p50 > 0.0 && rows.max / rows.p50 > SKEW_WARNING {
-                            warnings.push(format!(
-                                "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
-                                t.name,
-                                unit.name(),
-                                cqlmodel_stats::units::format_count(rows.max),
-                                cqlmodel_stats::units::format_count(rows.p50),
-                                unit.name()
-                            ));
-                        }
-                    } else {
-                        let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
-                        t.partition_key.push(KeyPart::Salt(n));
-                        t.decisions.push(format!(
-                            "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
-                            over.join(", ")
-                        ));
-                        extra.extend(single_grain(t));
-                    }
-                }
-                RecommendationKind::Salt(wanted) => {
-                    let n = capped_salt(wanted, t, warnings);
-                    t.partition_key.push(KeyPart::Salt(n));
-                    // The estimator's summary speaks of the salt it wanted;
-                    // quote it only when that is the salt used.
-                    let why = if n == wanted {
-                        format!(": {}", rec.summary)
-                    } else {
-                        format!(" (the largest keys would need {wanted}; capped at {n})")
-                    };
-                    // The salt hashes a column that differs row by row (the
-                    // last clustering column), so one key's rows spread.
-                    let spread_by = t
-                        .clustering
-                        .last()
-                        .and_then(|(p, _)| t.column_for(p))
-                        .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
-                    t.decisions.push(format!(
-                        "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
-                        over.join(", ")
-                    ));
-                    extra.extend(single_grain(t));
-                }
-            }
-            if let Some(n) = t.partition_key.iter().find_map(|p| match p {
-                KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
-                _ => None,
-            }) {
-                warnings.push(format!(
-                    "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
-                    t.name
-                ));
-            }
-            let wanted: Vec<_> = t
-                .columns
-                .iter()
-                .filter(|c| matches!(c.role, Role::Static | Role::Regular))
-                .filter_map(|c| match &c.part {
-                    KeyPart::Attr(a) => Some(a.clone()),
-                    _ => None,
-                })
-                .collect();
-            let statics: Vec<_> = Vec::new();
-            crate::derive::add_columns(model, t, &wanted, &statics);
+            let split = Split {
+                ts: &ts,
+                estimate: &estimate,
+                rec,
+                at: &at,
+            };
+            extra.extend(split_partitions(input, t, &split, per_key, warnings));
         } else {
             warnings.push(format!(
                 "{}: partitions exceed {:?} and no bucket or salt fixes them",
@@ -460,6 +230,173 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// A table over the limits with the estimator's recommendation.
+struct Split<'a> {
+    ts: &'a TableStats,
+    estimate: &'a cqlmodel_stats::SizeEstimate,
+    rec: &'a cqlmodel_stats::Recommendation,
+    at: &'a str,
+}
+
+/// Adds the recommended time bucket (cut from the first time clustering
+/// column) or a salt to a table over the limits, with its decision; returns
+/// the entity whose rows were salted (it keeps a table by primary key).
+fn split_partitions(
+    input: &SizingInput<'_>,
+    t: &mut TableDesign,
+    split: &Split<'_>,
+    per_key: &mut Vec<PerKeyPlan>,
+    warnings: &mut Vec<String>,
+) -> Option<String> {
+    let SizingInput {
+        model,
+        keyspace,
+        stats,
+        ..
+    } = *input;
+    let Split {
+        ts,
+        estimate,
+        rec,
+        at,
+    } = *split;
+    let mut salted = None;
+    let over: Vec<&str> = estimate.exceeds.iter().map(|e| e.name()).collect();
+    match rec.kind {
+        RecommendationKind::TimeBucket(unit) => {
+            let source = t.clustering.iter().find_map(|(p, _)| match p {
+                KeyPart::Attr(c)
+                    if crate::derive::attr_type(model, c)
+                        .is_some_and(|ty| crate::pgtypes::is_time(&ty)) =>
+                {
+                    Some(c.clone())
+                }
+                _ => None,
+            });
+            if let Some(src) = source {
+                t.partition_key
+                    .push(KeyPart::Bucket(src.clone(), unit.name().into()));
+                t.decisions.push(format!(
+                        "sizing: partitions exceed {}{at} ({}); a `{}` bucket of `{}` joins the partition key",
+                        over.join(", "), rec.summary, unit.name(), src.column
+                    ));
+                skew_of_bucket(input, t, ts, &estimate.sizes, unit, per_key, warnings);
+            } else {
+                let n = capped_salt(salt_that_fits(model, keyspace, t, stats), t, warnings);
+                t.partition_key.push(KeyPart::Salt(n));
+                t.decisions.push(format!(
+                        "sizing: partitions exceed {}{at} and no clustering column holds time to bucket by; salt {n} joins the partition key, so a read of one key fans out to {n} partitions",
+                        over.join(", ")
+                    ));
+                salted = single_grain(t);
+            }
+        }
+        RecommendationKind::Salt(wanted) => {
+            let n = capped_salt(wanted, t, warnings);
+            t.partition_key.push(KeyPart::Salt(n));
+            // The estimator's summary speaks of the salt it wanted;
+            // quote it only when that is the salt used.
+            let why = if n == wanted {
+                format!(": {}", rec.summary)
+            } else {
+                format!(" (the largest keys would need {wanted}; capped at {n})")
+            };
+            // The salt hashes a column that differs row by row (the
+            // last clustering column), so one key's rows spread.
+            let spread_by = t
+                .clustering
+                .last()
+                .and_then(|(p, _)| t.column_for(p))
+                .map_or_else(|| "a row's key".to_string(), |c| format!("`{}`", c.name));
+            t.decisions.push(format!(
+                    "sizing: partitions exceed {}{at}; salt {n} (hash of {spread_by} % {n}) joins the partition key, so a read of one key runs once per salt bucket, {n} partitions{why}",
+                    over.join(", ")
+                ));
+            salted = single_grain(t);
+        }
+    }
+    if let Some(n) = t.partition_key.iter().find_map(|p| match p {
+        KeyPart::Salt(n) if *n > SALT_FANOUT_WARNING => Some(*n),
+        _ => None,
+    }) {
+        warnings.push(format!(
+                "{}: salt {n} is sized for the largest key, and every read of every key fans out to {n} partitions; when a few keys are that large, give them their own table or a per-key bucket width (stored with the key) and keep ordinary keys unsalted",
+                t.name
+            ));
+    }
+    let wanted: Vec<_> = t
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    let statics: Vec<_> = Vec::new();
+    crate::derive::add_columns(model, t, &wanted, &statics);
+    salted
+}
+
+/// A bucket sized for the hottest key while the median key is far smaller:
+/// a warning, and the per-key trade-off (statements per page for each kind
+/// of key, the keys over the threshold) as a decision and a plan.
+fn skew_of_bucket(
+    input: &SizingInput<'_>,
+    t: &mut TableDesign,
+    ts: &TableStats,
+    unbucketed: &cqlmodel_stats::Sizes,
+    unit: BucketUnit,
+    per_key: &mut Vec<PerKeyPlan>,
+    warnings: &mut Vec<String>,
+) {
+    let rows = unbucketed.rows;
+    if rows.p50 <= 0.0 || rows.max / rows.p50 <= SKEW_WARNING {
+        return;
+    }
+    warnings.push(format!(
+        "{}: the `{}` bucket is sized for the largest key ({} rows against the median key's {} before bucketing): ordinary keys then read many nearly empty partitions; a bucket width per key (stored with the key, read first) lets the few large keys use `{}` and the rest a coarser one",
+        t.name,
+        unit.name(),
+        cqlmodel_stats::units::format_count(rows.max),
+        cqlmodel_stats::units::format_count(rows.p50),
+        unit.name()
+    ));
+    let horizon = ts.horizon.unwrap_or(super::DEFAULT_HORIZON);
+    let live = match ts.retention {
+        Retention::Seconds(s) => s.min(horizon),
+        _ => horizon,
+    };
+    let plan = per_key_plan(&Bucketed {
+        table: t,
+        unit,
+        unbucketed,
+        stats: ts,
+        all: input.stats,
+        live,
+        page: page_of(t, input.specs),
+    });
+    if let Some(p) = plan {
+        t.decisions.push(format!(
+            "sizing, per key: the design chooses {}. The alternative: {}",
+            p.chosen, p.hybrid
+        ));
+        per_key.push(p);
+    }
+}
+
+/// The smallest page (LIMIT, else `@page`) of the reads the table serves.
+fn page_of(t: &TableDesign, specs: &[crate::querylist::QuerySpec]) -> Option<u64> {
+    specs
+        .iter()
+        .filter(|q| t.queries.contains(&q.name))
+        .filter_map(|q| match &q.body {
+            crate::querylist::Body::Select(spec) => spec.limit.or(q.page_size()),
+            _ => None,
+        })
+        .min()
 }
 
 /// A table read whole is one partition: it is never bucketed (a read would
@@ -492,14 +429,6 @@ fn whole_table_fits(
     }
 }
 
-/// A largest partition this many times the median one: the bucket that fits
-/// the largest key is far too fine for the others.
-pub const SKEW_WARNING: f64 = 100.0;
-
-/// The most salt buckets the design uses: every read of a key runs once per
-/// bucket, so more would turn each read into a scatter over the cluster.
-pub const SALT_CAP: u32 = 64;
-
 fn capped_salt(n: u32, t: &TableDesign, warnings: &mut Vec<String>) -> u32 {
     if n <= SALT_CAP {
         return n;
@@ -510,9 +439,6 @@ fn capped_salt(n: u32, t: &TableDesign, warnings: &mut Vec<String>) -> u32 {
     ));
     SALT_CAP
 }
-
-/// Above this many salt buckets a read's fan-out is worth a warning.
-pub const SALT_FANOUT_WARNING: u32 = 16;
 
 /// The entity whose rows a table holds, when it holds one entity's rows.
 fn single_grain(t: &TableDesign) -> Option<String> {

@@ -44,8 +44,14 @@ pub(super) fn whole_tables(
         {
             continue;
         }
-        let Some(rows) = bounded_rows(stats, entity) else {
-            continue;
+        let rows = match bounded_rows(stats, entity) {
+            Ok(rows) => rows,
+            Err(why) => {
+                if let Some(o) = off.get_mut(&q.name) {
+                    *o = unbounded(entity, &why);
+                }
+                continue;
+            }
         };
         let Some(e) = model.entity(entity) else {
             continue;
@@ -97,12 +103,41 @@ pub(super) fn whole_tables(
     out
 }
 
-/// The entity's row count when the statistics fix it at most at the bound.
-fn bounded_rows(stats: Option<&Stats>, entity: &str) -> Option<f64> {
-    let es = stats?.tables.get(&entity_key(entity))?;
+/// The entity's row count when the statistics fix it at most at the bound;
+/// else what the statistics say instead (the reason the read is refused).
+fn bounded_rows(stats: Option<&Stats>, entity: &str) -> Result<f64, String> {
+    let Some(stats) = stats else {
+        return Err("no statistics file bounds it".to_string());
+    };
+    let Some(es) = stats.tables.get(&entity_key(entity)) else {
+        return Err(format!("the statistics file does not describe `{entity}`"));
+    };
     match es.volume {
-        Volume::Fixed { rows } if rows <= WHOLE_TABLE_ROWS => Some(rows),
-        _ => None,
+        Volume::Fixed { rows } if rows <= WHOLE_TABLE_ROWS => Ok(rows),
+        Volume::Fixed { rows } => Err(format!(
+            "the statistics give it {} rows, over the {} a table read whole may hold",
+            super::trim_float(rows),
+            super::trim_float(WHOLE_TABLE_ROWS)
+        )),
+        Volume::Growth { rows_per_second } => Err(format!(
+            "it grows ({}) by the statistics, so no bound holds",
+            crate::numbers::rate_text(rows_per_second)
+        )),
+        Volume::Unspecified => Err(format!("the statistics give no `rows` for `{entity}`")),
+    }
+}
+
+/// A read with no predicate of an entity nothing bounds: refused, with the
+/// assumption the design will not make named, and what would change it.
+fn unbounded(entity: &str, why: &str) -> OffPath {
+    OffPath {
+        reason: format!(
+            "{NO_PREDICATE}: a read of every `{entity}` row, and {why}; the design does not assume it small (one constant partition holding a table that grows would pass the partition limits unseen), so every partition would be read"
+        ),
+        alternative: format!(
+            "if `{entity}` is a small fixed list, give it `rows = N` (at most {}) in the statistics file: it is then read whole from one partition; otherwise cache the result, or compute it by a periodic job",
+            super::trim_float(WHOLE_TABLE_ROWS)
+        ),
     }
 }
 
