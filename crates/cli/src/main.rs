@@ -98,6 +98,10 @@ enum Command {
         /// Only this table (`ks.t`, or `t` when unambiguous).
         #[arg(long)]
         table: Option<String>,
+        /// The keyspace of a schema that creates none (run as `cqlsh -k KS -f
+        /// schema.cql`): its tables are read into KS, of unknown replication.
+        #[arg(long, conflicts_with = "cluster")]
+        keyspace: Option<String>,
         /// Measured sizes of a live cluster's tables instead of assumed statistics.
         #[command(flatten)]
         cluster: cqlmodel_cli::cluster_args::ClusterArgs,
@@ -371,14 +375,18 @@ fn main() -> ExitCode {
             schema,
             stats,
             table,
+            keyspace,
             cluster,
         } => {
             let run = |model: &mut _| {
                 let (stdout, stderr, code) = match &stats {
                     Some(stats) if !cluster.is_set() => cqlmodel_cli::size::run_once(
-                        &schema,
-                        stats,
-                        table.as_deref(),
+                        cqlmodel_cli::size::SizeInputs {
+                            schema: &schema,
+                            stats,
+                            table: table.as_deref(),
+                            keyspace: keyspace.as_deref(),
+                        },
                         json,
                         color,
                         model,

@@ -159,7 +159,9 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
             sv["lines"] = serde_json::json!(s.lines(few));
             sv
         });
-        review_document(&input_problems, &findings, &sources, code, workload)
+        let mut document = review_document(&input_problems, &findings, &sources, code, workload);
+        add_consistency_levels(&mut document, &queries, &sources);
+        document
     });
     model.keep_sources(&sources);
     let (stdout, stderr) = match args.format {
@@ -318,6 +320,7 @@ fn review_document(
             "findings": findings.len(),
         },
         "workload": workload.unwrap_or(Value::Null),
+        "statements": [],
         "input": items_json(input, sources),
         "findings": items_json(findings, sources),
     })
@@ -325,7 +328,8 @@ fn review_document(
 
 /// The items: `rule` (null for the input's own diagnostics), `code`,
 /// `severity`, `file`, `line`, `column`, `end_line`, `end_column`, `table`,
-/// `query`, `message`, `label`, `fix` (text or null), `help`, `notes`.
+/// `query`, `message`, `label`, `fix` (text or null), `help`, `notes`,
+/// `consistency` and `serial_consistency` (filled by [`add_consistency_levels`]).
 fn items_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
     let rendered = render_json(findings, sources);
     let Value::Array(items) = rendered else {
@@ -358,10 +362,65 @@ fn items_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
                     "fix": fix,
                     "help": d.help,
                     "notes": d.notes,
+                    "consistency": null,
+                    "serial_consistency": null,
                 })
             })
             .collect(),
     )
+}
+
+/// The query list's consistency levels in the document: `statements` lists
+/// each statement's levels and where they came from, and each item about a
+/// query carries its `consistency` and `serial_consistency` (null when the
+/// query list gives none, or the item is about no query).
+fn add_consistency_levels(
+    document: &mut Value,
+    queries: &[cqlmodel_review::Query],
+    sources: &SourceMap,
+) {
+    let level = |level: &Option<String>, source: Option<cqlmodel_review::LevelSource>| {
+        level.as_ref().map_or(
+            Value::Null,
+            |l| serde_json::json!({ "level": l, "from": source.map(|s| s.name()) }),
+        )
+    };
+    let statements: Vec<Value> = queries
+        .iter()
+        .map(|q| {
+            let (file, line) = sources.get(q.file).map_or((None, None), |f| {
+                let (line, _) = f.line_col(q.span().start as usize);
+                (Some(f.name.clone()), Some(line))
+            });
+            serde_json::json!({
+                "query": q.name,
+                "file": file,
+                "line": line,
+                "consistency": level(&q.consistency, q.consistency_source),
+                "serial_consistency": level(&q.serial_consistency, q.serial_source),
+            })
+        })
+        .collect();
+    // By name: a review of 50,000 queries has thousands of findings.
+    let by_name: std::collections::HashMap<&str, &cqlmodel_review::Query> =
+        queries.iter().map(|q| (q.name.as_str(), q)).collect();
+    for list in ["input", "findings"] {
+        let Some(Value::Array(items)) = document.get_mut(list) else {
+            continue;
+        };
+        for item in items.iter_mut() {
+            let query = item
+                .get("query")
+                .and_then(Value::as_str)
+                .and_then(|name| by_name.get(name).copied());
+            item["consistency"] =
+                query.map_or(Value::Null, |q| level(&q.consistency, q.consistency_source));
+            item["serial_consistency"] = query.map_or(Value::Null, |q| {
+                level(&q.serial_consistency, q.serial_source)
+            });
+        }
+    }
+    document["statements"] = Value::Array(statements);
 }
 
 fn rule_metas() -> Vec<RuleMeta> {

@@ -179,11 +179,21 @@ pub fn load_schema_in(
         );
     }
     for e in &build.errors {
-        diagnostics.push(
-            Diagnostic::error("schema", e.to_string())
-                .with_file(e.file)
-                .with_primary(e.span.range(), "Cassandra rejects this statement"),
-        );
+        let mut d = Diagnostic::error("schema", e.to_string())
+            .with_file(e.file)
+            .with_primary(e.span.range(), "Cassandra rejects this statement");
+        if matches!(
+            e.kind,
+            cqlmodel_schema::SchemaErrorKind::DropCompactStorageDisabled
+        ) {
+            d = d
+                .with_note("Cassandra 5.0's default `drop_compact_storage_enabled: false` refuses every DROP COMPACT STORAGE; the table keeps COMPACT STORAGE in the model")
+                .with_help(format!(
+                    "if your cluster sets `drop_compact_storage_enabled: true`, say so in the schema file with a comment line `-- {}`",
+                    crate::script_source::DROP_COMPACT_STORAGE_ENABLED
+                ));
+        }
+        diagnostics.push(d);
     }
     Ok(LoadedSchema {
         schema: build.schema,

@@ -14,6 +14,10 @@ use cqlmodel_schema::SchemaBuilder;
 
 use crate::input::{InputError, read_source};
 
+/// The comment line that says a schema file's cluster sets
+/// `drop_compact_storage_enabled: true` (5.0's default is false).
+pub const DROP_COMPACT_STORAGE_ENABLED: &str = "@drop_compact_storage_enabled";
+
 /// How deep `SOURCE` commands may nest (a file sourcing a file …).
 pub const MAX_SOURCE_DEPTH: usize = 8;
 
@@ -73,6 +77,15 @@ impl<'a> ScriptLoader<'a> {
                 .filter(|s| (rules.is_query)(s))
                 .map(|s| (file, s.span)),
         );
+        // A cassandra.yaml switch the file says its cluster sets: it applies
+        // from this file on, as a cluster setting does to every later DDL.
+        if parsed
+            .comments
+            .iter()
+            .any(|c| c.text.trim() == DROP_COMPACT_STORAGE_ENABLED)
+        {
+            self.builder.settings_mut().drop_compact_storage_enabled = true;
+        }
         let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
         self.suppressions
             .extend(suppressions(file, &parsed.statement_comments(), &spans));

@@ -1,4 +1,4 @@
-//! `cqlmodel size SCHEMA --stats STATS.toml [--table KS.T]`: partition sizes per
+//! `cqlmodel size SCHEMA --stats STATS.toml [--table KS.T] [--keyspace KS]`: partition sizes per
 //! table from workload statistics, as `nodetool tablehistograms` would show them on
 //! a live cluster, with the thresholds exceeded and what to change.
 //!
@@ -17,37 +17,48 @@ use cqlmodel_stats::{
 use serde_json::{Value, json};
 
 use crate::output::Model;
-use crate::schema_load::{load_schema, load_stats_file};
+use crate::schema_load::{load_schema_in, load_stats_file};
+
+/// What to size: the schema files, the statistics file, and the narrowing flags.
+#[derive(Debug, Clone, Copy)]
+pub struct SizeInputs<'a> {
+    pub schema: &'a [PathBuf],
+    pub stats: &'a Path,
+    /// `--table`: only this table.
+    pub table: Option<&'a str>,
+    /// `--keyspace`: the keyspace a schema without one is read into, as
+    /// `cqlsh -k KS -f schema.cql` would run it.
+    pub keyspace: Option<&'a str>,
+}
 
 /// Runs `size` and returns (stdout, stderr, exit code).
-pub fn run(
-    schema: &[PathBuf],
-    stats: &Path,
-    table: Option<&str>,
-    json: bool,
-    color: bool,
-) -> (String, String, u8) {
-    run_once(schema, stats, table, json, color, &mut Model::unwanted())
+pub fn run(inputs: SizeInputs<'_>, json: bool, color: bool) -> (String, String, u8) {
+    run_once(inputs, json, color, &mut Model::unwanted())
 }
 
 /// [`run`], also filling `model` with the JSON document for the HTML page.
 pub fn run_once(
-    schema: &[PathBuf],
-    stats: &Path,
-    table: Option<&str>,
+    inputs: SizeInputs<'_>,
     json: bool,
     color: bool,
     model: &mut Model,
 ) -> (String, String, u8) {
     let mut sources = SourceMap::new();
-    match estimate(schema, stats, table, &mut sources) {
-        Ok(estimates) => {
+    match estimate(inputs, &mut sources) {
+        Ok((estimates, notes)) => {
             let code = u8::from(estimates.iter().any(|e| !e.exceeds.is_empty()));
             let document = model.document(json, || {
                 Value::Array(estimates.iter().map(estimate_json).collect())
             });
             let out = document.unwrap_or_else(|| render_text(&estimates, color));
-            (out, String::new(), code)
+            // The notes are in each table's assumptions too; on stderr they
+            // read as explain and review print them.
+            let err = if json || notes.is_empty() {
+                String::new()
+            } else {
+                render_human(&notes, &sources, color) + "\n"
+            };
+            (out, err, code)
         }
         Err(diags) => {
             if json {
@@ -64,16 +75,16 @@ pub fn run_once(
     }
 }
 
-/// Loads the inputs and estimates the requested tables; any input problem is a
-/// list of diagnostics.
+/// Loads the inputs and estimates the requested tables, with the notes to
+/// show beside them (the keyspace `--keyspace` assumed); any input problem is
+/// a list of diagnostics.
 fn estimate(
-    schema_paths: &[PathBuf],
-    stats_path: &Path,
-    table: Option<&str>,
+    inputs: SizeInputs<'_>,
     sources: &mut SourceMap,
-) -> Result<Vec<SizeEstimate>, Vec<Diagnostic>> {
+) -> Result<(Vec<SizeEstimate>, Vec<Diagnostic>), Vec<Diagnostic>> {
     let input_error = |e: &dyn std::fmt::Display| vec![Diagnostic::error("input", e.to_string())];
-    let loaded = load_schema(schema_paths, sources).map_err(|e| input_error(&e))?;
+    let loaded =
+        load_schema_in(inputs.schema, sources, inputs.keyspace).map_err(|e| input_error(&e))?;
     if loaded
         .diagnostics
         .iter()
@@ -81,17 +92,59 @@ fn estimate(
     {
         return Err(loaded.diagnostics);
     }
-    let stats = load_stats_file(stats_path, &loaded.schema, sources)?;
+    let stats = load_stats_file(inputs.stats, &loaded.schema, sources)?;
     let schema = &loaded.schema;
-    match table {
+    let mut estimates = match inputs.table {
         Some(name) => {
             let missing = |m: String| vec![Diagnostic::error("input", m)];
-            let qualified = crate::schema_load::resolve_table(name, schema).map_err(missing)?;
+            let qualified = resolve_in_keyspace(name, inputs.keyspace, schema).map_err(missing)?;
             let estimate = estimate_one(schema, &stats, &qualified)
                 .ok_or_else(|| missing(format!("--table {name}: no such table in the schema")))?;
-            Ok(vec![estimate])
+            vec![estimate]
         }
-        None => Ok(cqlmodel_stats::estimate_all(schema, &stats)),
+        None => cqlmodel_stats::estimate_all(schema, &stats),
+    };
+    let notes: Vec<Diagnostic> = loaded
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code == ASSUMED_KEYSPACE)
+        .collect();
+    if let (Some(keyspace), false) = (inputs.keyspace, notes.is_empty()) {
+        note_assumed_keyspace(&mut estimates, keyspace);
+    }
+    Ok((estimates, notes))
+}
+
+/// The code of the loader's info about a keyspace `--keyspace` assumed.
+const ASSUMED_KEYSPACE: &str = "assumed-keyspace";
+
+/// `--table t` with `--keyspace ks` means `ks.t` when that table exists, as
+/// an unqualified name in `cqlsh -k ks` does; otherwise the usual lookup.
+fn resolve_in_keyspace(
+    name: &str,
+    keyspace: Option<&str>,
+    schema: &Schema,
+) -> Result<String, String> {
+    if let Some(ks) = keyspace.filter(|_| !name.contains('.'))
+        && let Some(table) = schema.table(ks, name)
+    {
+        return Ok(table.qualified_name());
+    }
+    crate::schema_load::resolve_table(name, schema)
+}
+
+/// Each table of the assumed keyspace says so among its assumptions: its
+/// figures do not depend on replication, but the reader should know the
+/// keyspace came from the flag, not from the files.
+fn note_assumed_keyspace(estimates: &mut [SizeEstimate], keyspace: &str) {
+    let prefix = format!("{keyspace}.");
+    for e in estimates
+        .iter_mut()
+        .filter(|e| e.table.starts_with(&prefix))
+    {
+        e.assumptions.push(format!(
+            "keyspace {keyspace} is assumed (--keyspace): the schema files do not create it; its replication is unknown, which changes no figure here (sizes are per partition, before replication)"
+        ));
     }
 }
 

@@ -153,3 +153,19 @@ fn token_hex_stream_bad_line() {
             .pass_stdin("68656c6c6f\nzz\n00\n")
     );
 }
+
+/// `size --keyspace`: a schema that creates no keyspace is sized in the one
+/// the flag names, with the assumption on stderr (exit 0: within thresholds).
+#[test]
+fn size_keyspace_flag_reads_a_schema_without_a_keyspace() {
+    assert_cmd_snapshot!(cqlmodel().args([
+        "size",
+        "crates/cli/tests/data/scripts/cqlsh/no-keyspace.cql",
+        "--stats",
+        "crates/cli/tests/data/scripts/cqlsh/no-keyspace-stats.toml",
+        "--keyspace",
+        "payments",
+        "--table",
+        "payment_by_id",
+    ]));
+}

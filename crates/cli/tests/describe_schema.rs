@@ -307,3 +307,66 @@ fn a_source_cycle_is_reported_once_and_stops() {
     assert!(loaded.schema.table("loops", "a").is_some());
     assert!(loaded.schema.table("loops", "b").is_some());
 }
+
+fn compact_storage_dir(name: &str) -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/scripts/compact-storage"
+    ))
+    .join(name)
+}
+
+/// `ALTER TABLE … DROP COMPACT STORAGE` is refused as Cassandra 5.0 refuses
+/// it by default (`drop_compact_storage_enabled: false`), with its message and
+/// the way to say the cluster enables it; the table stays compact.
+#[test]
+fn drop_compact_storage_is_refused_by_default() {
+    let dir = compact_storage_dir("refused");
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(std::slice::from_ref(&dir), &mut sources).expect("readable");
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(
+        errors[0].message,
+        "DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use."
+    );
+    assert!(
+        errors[0]
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("-- @drop_compact_storage_enabled")),
+        "{:?}",
+        errors[0].help
+    );
+    let table = loaded
+        .schema
+        .table("legacy", "user_flags")
+        .expect("the table stays");
+    assert!(table.options.compact_storage);
+}
+
+/// The comment `-- @drop_compact_storage_enabled` says the cluster enables
+/// it: the statement applies and the table is no longer compact.
+#[test]
+fn drop_compact_storage_applies_when_the_file_says_the_cluster_enables_it() {
+    let dir = compact_storage_dir("enabled");
+    let mut sources = SourceMap::new();
+    let loaded = load_schema(std::slice::from_ref(&dir), &mut sources).expect("readable");
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != Severity::Error),
+        "{}",
+        render_human(&loaded.diagnostics, &sources, false)
+    );
+    let table = loaded
+        .schema
+        .table("legacy", "user_flags")
+        .expect("the table stays");
+    assert!(!table.options.compact_storage);
+}

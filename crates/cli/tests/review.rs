@@ -283,6 +283,7 @@ fn json_has_one_shape_whatever_happens() {
                 "exit_code",
                 "findings",
                 "input",
+                "statements",
                 "summary",
                 "version",
                 "workload"
@@ -295,4 +296,62 @@ fn json_has_one_shape_whatever_happens() {
         );
         assert!(doc["input"].is_array() && doc["findings"].is_array());
     }
+}
+
+/// Each statement's consistency levels are in the JSON document, with where
+/// they came from (`@cl`/`@serial` or a cqlsh line), and on each finding about
+/// the statement; the rule reports the levels Cassandra rejects.
+#[test]
+fn json_carries_each_statements_consistency_levels() {
+    let out = cqlmodel()
+        .args([
+            "review",
+            "crates/cli/tests/data/scripts/consistency/schema.cql",
+            "--queries",
+            "crates/cli/tests/data/scripts/consistency/queries.cql",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let statements = doc["statements"].as_array().cloned().unwrap_or_default();
+    let by_name = |name: &str| {
+        statements
+            .iter()
+            .find(|s| s["query"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {name}: {statements:?}"))
+    };
+    let touch = by_name("touch_session");
+    assert_eq!(touch["consistency"]["level"], "LOCAL_SERIAL");
+    assert_eq!(touch["consistency"]["from"], "cqlsh");
+    assert_eq!(touch["serial_consistency"]["level"], "LOCAL_SERIAL");
+    let open = by_name("open_session");
+    assert_eq!(open["consistency"]["level"], "LOCAL_QUORUM");
+    assert_eq!(open["consistency"]["from"], "annotation");
+    assert_eq!(open["serial_consistency"]["level"], "LOCAL_SERIAL");
+    assert_eq!(open["serial_consistency"]["from"], "cqlsh");
+    assert_eq!(by_name("session_of")["consistency"], Value::Null);
+
+    let findings = doc["findings"].as_array().cloned().unwrap_or_default();
+    let rejected = findings
+        .iter()
+        .find(|f| f["rule"] == "wrong-consistency-level")
+        .expect("the plain write at LOCAL_SERIAL is reported");
+    assert_eq!(rejected["query"], "touch_session");
+    assert_eq!(rejected["severity"], "error");
+    assert_eq!(
+        rejected["message"],
+        "You must use conditional updates for serializable writes"
+    );
+    assert_eq!(rejected["consistency"]["level"], "LOCAL_SERIAL");
+    assert!(
+        findings
+            .iter()
+            .filter(|f| f["rule"] == "wrong-consistency-level")
+            .all(|f| f["query"] == "touch_session"),
+        "{findings:?}"
+    );
 }

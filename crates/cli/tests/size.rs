@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cqlmodel_cli::size::run;
+use cqlmodel_cli::size::{SizeInputs, run};
 use serde_json::Value;
 
 fn examples(name: &str) -> PathBuf {
@@ -14,7 +14,33 @@ fn examples(name: &str) -> PathBuf {
 
 /// Runs `size` on an example schema, without color.
 fn size(schema: &str, stats: &Path, table: Option<&str>, json: bool) -> (String, String, u8) {
-    run(&[examples(schema)], stats, table, json, false)
+    run(
+        SizeInputs {
+            schema: &[examples(schema)],
+            stats,
+            table,
+            keyspace: None,
+        },
+        json,
+        false,
+    )
+}
+
+/// Runs `size` on files of their own, without `--table`.
+fn size_of(
+    schema: &Path,
+    stats: &Path,
+    keyspace: Option<&str>,
+    json: bool,
+) -> (String, String, u8) {
+    let schema = [schema.to_path_buf()];
+    let inputs = SizeInputs {
+        schema: &schema,
+        stats,
+        table: None,
+        keyspace,
+    };
+    run(inputs, json, false)
 }
 
 fn json(schema: &str, stats: &str) -> (Vec<Value>, u8) {
@@ -116,7 +142,7 @@ fn bad_stats(text: &str) -> (String, u8) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let path = dir.path().join("stats.toml");
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
-    let (out, err, code) = run(&[examples("iot.cql")], &path, None, false, false);
+    let (out, err, code) = size_of(&examples("iot.cql"), &path, None, false);
     assert!(out.is_empty(), "{out}");
     (err.replace(&dir.path().display().to_string(), "DIR"), code)
 }
@@ -153,7 +179,7 @@ fn json_errors_carry_line_and_column() {
     let path = dir.path().join("stats.toml");
     std::fs::write(&path, "[table.temp_by_device]\nrows = \"lots\"\n")
         .unwrap_or_else(|e| panic!("{e}"));
-    let (out, _, code) = run(&[examples("iot.cql")], &path, None, true, false);
+    let (out, _, code) = size_of(&examples("iot.cql"), &path, None, true);
     assert_eq!(code, 2);
     let value: Value = serde_json::from_str(&out).unwrap_or_default();
     let e = &value["errors"][0];
@@ -167,11 +193,10 @@ fn json_errors_carry_line_and_column() {
 
 #[test]
 fn missing_stats_file_exits_2() {
-    let (_, err, code) = run(
-        &[examples("iot.cql")],
+    let (_, err, code) = size_of(
+        &examples("iot.cql"),
         Path::new("/nonexistent/stats.toml"),
         None,
-        false,
         false,
     );
     assert_eq!(code, 2);
@@ -179,4 +204,79 @@ fn missing_stats_file_exits_2() {
         err.contains("/nonexistent/stats.toml: cannot read"),
         "{err}"
     );
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/scripts/cqlsh")
+        .join(name)
+}
+
+/// A schema run with `cqlsh -k payments` creates no keyspace: without
+/// `--keyspace` it is an input error (exit 2); with it the tables are sized
+/// in `payments`, the assumption is printed on stderr and listed with each
+/// table's assumptions.
+#[test]
+fn keyspace_flag_sizes_a_schema_without_a_keyspace() {
+    let schema = script("no-keyspace.cql");
+    let stats = script("no-keyspace-stats.toml");
+    let (_, err, code) = size_of(&schema, &stats, None, false);
+    assert_eq!(code, 2, "{err}");
+
+    let (out, err, code) = size_of(&schema, &stats, Some("payments"), false);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("info[assumed-keyspace]"), "{err}");
+    assert!(err.contains("keyspace payments (--keyspace)"), "{err}");
+    assert!(out.contains("payments.payments_by_customer  ok"), "{out}");
+    assert!(
+        out.contains("keyspace payments is assumed (--keyspace)"),
+        "{out}"
+    );
+
+    let (out, err, code) = size_of(&schema, &stats, Some("payments"), true);
+    assert_eq!(code, 0, "{out}");
+    assert!(err.is_empty(), "JSON says it in the assumptions: {err}");
+    let value: Value = serde_json::from_str(&out).unwrap_or_default();
+    let rows = value.as_array().cloned().unwrap_or_default();
+    assert_eq!(rows.len(), 2);
+    let by_customer = by_table(&rows, "payments.payments_by_customer");
+    assert_eq!(by_customer["rows_per_partition"]["mean"], 50);
+    for row in &rows {
+        let said = row["assumptions"].as_array().is_some_and(|a| {
+            a.iter()
+                .any(|s| s.as_str().is_some_and(|s| s.contains("--keyspace")))
+        });
+        assert!(said, "{row}");
+    }
+}
+
+/// `--table t` with `--keyspace ks` is `ks.t`; a keyspace the schema creates
+/// is not "assumed" and nothing is said about it.
+#[test]
+fn keyspace_flag_names_the_table_and_says_nothing_on_a_complete_schema() {
+    let schema = script("no-keyspace.cql");
+    let stats = script("no-keyspace-stats.toml");
+    let (out, _, code) = run(
+        SizeInputs {
+            schema: std::slice::from_ref(&schema),
+            stats: &stats,
+            table: Some("payment_by_id"),
+            keyspace: Some("payments"),
+        },
+        true,
+        false,
+    );
+    assert_eq!(code, 0, "{out}");
+    let value: Value = serde_json::from_str(&out).unwrap_or_default();
+    assert_eq!(value[0]["table"], "payments.payment_by_id");
+
+    let (out, err, code) = size_of(
+        &examples("iot.cql"),
+        &examples("iot-stats.toml"),
+        Some("iot"),
+        false,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(err.is_empty(), "{err}");
+    assert!(!out.contains("--keyspace"), "{out}");
 }

@@ -154,3 +154,58 @@ fn a_first_column_named_json_before_an_operator_prints_quoted() {
     );
     assert_eq!(printed("SELECT json, a FROM t"), "SELECT json, a FROM t");
 }
+
+/// `(a, b)`, `[a, b]`, `{a, b}` and `{k: v}` holding columns are selectors
+/// of their own (`selectionTupleOrNestedSelector`, `selectionList`,
+/// `selectionMapOrSet`); all constants stay a term; `(a)` only groups.
+#[test]
+fn tuples_and_collections_of_columns() {
+    let got = selectors(
+        "SELECT (a, b), [a, b + 1], {a, 'x'}, {a: b, 'k': writetime(c)}, (a) AS g FROM t",
+    );
+    let kinds: Vec<&SelectorKind> = got.iter().map(|s| &s.kind).collect();
+    assert!(
+        matches!(kinds[0], SelectorKind::Tuple(items) if items.len() == 2),
+        "{:?}",
+        kinds[0]
+    );
+    assert!(
+        matches!(kinds[1], SelectorKind::List(items) if items.len() == 2),
+        "{:?}",
+        kinds[1]
+    );
+    assert!(
+        matches!(kinds[1], SelectorKind::List(items)
+            if matches!(items[1].kind, SelectorKind::Binary { .. })),
+        "{:?}",
+        kinds[1]
+    );
+    assert!(
+        matches!(kinds[2], SelectorKind::Set(items) if items.len() == 2),
+        "{:?}",
+        kinds[2]
+    );
+    assert!(
+        matches!(kinds[3], SelectorKind::Map(pairs) if pairs.len() == 2),
+        "{:?}",
+        kinds[3]
+    );
+    assert!(
+        matches!(kinds[4], SelectorKind::Column(c) if c.value == "a"),
+        "{:?}",
+        kinds[4]
+    );
+    assert_eq!(kinds[3].items().len(), 4);
+
+    let constants = selectors("SELECT [1, 2], {'k': 1}, (1, 'a') FROM t");
+    assert!(
+        constants
+            .iter()
+            .all(|s| matches!(s.kind, SelectorKind::Term(_))),
+        "{constants:?}"
+    );
+    assert_eq!(
+        printed("SELECT (int) [a,b], ( a , b ).f, {}, [ ] FROM t"),
+        "SELECT (int) [a, b], (a, b).f, {}, [] FROM t"
+    );
+}

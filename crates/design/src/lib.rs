@@ -26,6 +26,7 @@ pub mod error;
 pub mod input_notes;
 pub mod lookups;
 pub mod meaning;
+mod mutation_subquery;
 pub mod mutations;
 pub mod numbers;
 pub mod output;

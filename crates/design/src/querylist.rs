@@ -243,16 +243,22 @@ fn translate(model: &Model, chunk: &Chunk, at: (usize, usize)) -> Result<Transla
         return translate_parsed(model, chunk, at);
     };
     let rewritten = Chunk {
-        text: numbered.text,
+        text: numbered.text.clone(),
         ..chunk.clone()
     };
     let original = |p: (usize, usize)| {
         crate::split::in_file(at, numbered.map.original(within_statement(at, p)))
     };
     match translate_parsed(model, &rewritten, at) {
-        Ok((body, mut rewrites)) => {
+        Ok((mut body, mut rewrites)) => {
             for r in &mut rewrites {
                 r.at = original(r.at);
+            }
+            // The read made first is shown with the user's placeholders.
+            if let Body::Mutation(m) = &mut body
+                && let Some(read) = m.read_first.as_mut()
+            {
+                read.sql = numbered.restore(&read.sql);
             }
             Ok((body, rewrites))
         }
@@ -285,11 +291,27 @@ fn translate_parsed(
             Ok((Body::Select(spec), rewrites))
         }
         Statement::Insert(_) | Statement::Update(_) | Statement::Delete(_) => {
+            // A semi-join in the WHERE is the UPDATE … FROM / DELETE … USING
+            // it means: read the other table first, then write by key.
+            let mut rewrites = Vec::new();
+            let statement = match crate::mutation_subquery::as_joined(&statement) {
+                Some(joined) => {
+                    let start = joined.span.start;
+                    let place = if start.line == 0 {
+                        at
+                    } else {
+                        crate::split::in_file(at, (start.line as usize, start.column as usize))
+                    };
+                    rewrites.push(Rewrite::new(place, joined.message));
+                    joined.statement
+                }
+                None => statement,
+            };
             let m = match crate::read_first::joined_mutation(model, &statement, at) {
                 Some(read_first) => read_first?,
                 None => mutation(model, &statement, at)?,
             };
-            Ok((Body::Mutation(m), Vec::new()))
+            Ok((Body::Mutation(m), rewrites))
         }
         other => Err(DesignError::new(
             DesignErrorKind::Unsupported,

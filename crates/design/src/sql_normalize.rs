@@ -10,6 +10,51 @@
 pub struct Numbered {
     pub text: String,
     pub map: ColumnMap,
+    /// Each number and the placeholder the user wrote for it (`?`, `:id`,
+    /// `%(id)s`, `%s`), in the order first met.
+    pub spellings: Vec<(usize, String)>,
+}
+
+impl Numbered {
+    /// `sql` (text the designer derived from the numbered statement, such as
+    /// the read an `UPDATE … FROM` makes first) with each `$n` written back as
+    /// the user's placeholder. A `$n` inside a string literal is left alone.
+    pub fn restore(&self, sql: &str) -> String {
+        let mut out = String::with_capacity(sql.len());
+        let mut in_string = false;
+        let mut chars = sql.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '\'' {
+                in_string = !in_string;
+            }
+            if c != '$' || in_string {
+                out.push(c);
+                continue;
+            }
+            let digits: String = sql
+                .get(i + 1..)
+                .unwrap_or_default()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let spelling = digits.parse::<usize>().ok().and_then(|n| {
+                self.spellings
+                    .iter()
+                    .find(|(number, _)| *number == n)
+                    .map(|(_, s)| s.as_str())
+            });
+            match spelling {
+                Some(s) => {
+                    out.push_str(s);
+                    for _ in 0..digits.len() {
+                        chars.next();
+                    }
+                }
+                None => out.push(c),
+            }
+        }
+        out
+    }
 }
 
 /// Where each rewritten placeholder sits in the new text and in the original
@@ -52,6 +97,7 @@ pub fn number_placeholders(sql: &str) -> Option<Numbered> {
     let mut i = 0;
     let mut copied = 0;
     let mut map = ColumnMap::default();
+    let mut spellings: Vec<(usize, String)> = Vec::new();
     let mut cursor = Cursor::default();
     while i < bytes.len() {
         let c = bytes.get(i).copied().unwrap_or(b' ');
@@ -116,6 +162,10 @@ pub fn number_placeholders(sql: &str) -> Option<Numbered> {
                 }
             },
         };
+        if !spellings.iter().any(|(n, _)| *n == number) {
+            let written = sql.get(i..i + len).unwrap_or_default().to_string();
+            spellings.push((number, written));
+        }
         let replacement = format!("${number}");
         let (line, old_col) = cursor.advance(sql, i);
         let new_col = old_col.saturating_add_signed(cursor.shift(line));
@@ -128,7 +178,11 @@ pub fn number_placeholders(sql: &str) -> Option<Numbered> {
         copied = i;
     }
     out.push_str(sql.get(copied..).unwrap_or_default());
-    changed.then_some(Numbered { text: out, map })
+    changed.then_some(Numbered {
+        text: out,
+        map,
+        spellings,
+    })
 }
 
 /// The line and column of a byte offset, counted forward from the last one
@@ -198,6 +252,24 @@ fn closing_quote(bytes: &[u8], open: usize, quote: u8) -> usize {
 #[cfg(test)]
 mod tests {
     use super::number_placeholders;
+
+    /// Text derived from the numbered statement reads back with the user's
+    /// placeholders; a `$n` in a string or a number never given stays.
+    #[test]
+    fn numbers_are_restored_to_the_placeholders_written() {
+        let named = number_placeholders("UPDATE t SET a = :a WHERE id = %(id)s AND b = :a")
+            .unwrap_or_else(|| panic!("rewritten"));
+        assert_eq!(
+            named.restore("SELECT x FROM o WHERE id = $2 AND a = $1 AND s = '$1' AND z = $9"),
+            "SELECT x FROM o WHERE id = %(id)s AND a = :a AND s = '$1' AND z = $9"
+        );
+        let positional =
+            number_placeholders("DELETE FROM t WHERE k = ?").unwrap_or_else(|| panic!("rewritten"));
+        assert_eq!(
+            positional.restore("SELECT k FROM o WHERE v = $1"),
+            "SELECT k FROM o WHERE v = ?"
+        );
+    }
 
     #[test]
     fn question_marks_are_numbered_in_order() {

@@ -289,9 +289,9 @@ fn an_update_from_whose_read_has_no_filter_is_still_designed_or_refused_alone() 
 }
 
 #[test]
-fn a_subquery_in_a_mutation_says_to_read_the_keys_first() {
+fn a_negated_subquery_in_a_mutation_says_to_read_the_keys_first() {
     let d = run("-- @name purge\n\
-        DELETE FROM comments WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = $1);\n");
+        DELETE FROM comments WHERE ticket_id NOT IN (SELECT id FROM tickets WHERE account_id = $1);\n");
     let e = errors(&d);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
@@ -299,4 +299,47 @@ fn a_subquery_in_a_mutation_says_to_read_the_keys_first() {
         "{e:?}"
     );
     assert!(e[0].contains("DELETE … USING"), "{e:?}");
+}
+
+/// `IN (SELECT …)` in a mutation's WHERE is the semi-join `DELETE … USING` /
+/// `UPDATE … FROM` mean: the other table is read first (`<name>_read`, shown
+/// with the user's own placeholders), then the write by the key it gives;
+/// both rewrites are notes at the subquery.
+#[test]
+fn a_subquery_in_a_mutations_where_is_read_first() {
+    let d = run("-- @name purge_account_comments\n\
+        DELETE FROM comments WHERE ticket_id IN (SELECT id FROM tickets WHERE account_id = :account) AND id = :comment;\n\
+        -- @name close_for_agent @rate 2/s\n\
+        UPDATE tickets SET status = 'closed' WHERE assignee_id IN (SELECT id FROM agents WHERE email = %(email)s) AND id = %(ticket)s;\n\
+        -- @name by_account\n\
+        SELECT id, subject FROM tickets WHERE account_id = $1;\n");
+    assert!(errors(&d).is_empty(), "{:?}", errors(&d));
+    let n = notes(&d);
+    assert!(
+        n.iter().any(|x| x == "2:42 purge_account_comments: `ticket_id IN (SELECT id FROM tickets …)` is a semi-join: read as DELETE … USING tickets (the other table is read first, then the write by the key it gives)"),
+        "{n:?}"
+    );
+    assert!(
+        n.iter().any(|x| x == "2:1 purge_account_comments: the other table is read first as `purge_account_comments_read` (SELECT id FROM tickets WHERE account_id = :account), designed as a read of its own; then the delete by the key it gives"),
+        "{n:?}"
+    );
+    assert!(
+        n.iter().any(|x| x.starts_with("4:1 close_for_agent: the other table is read first as `close_for_agent_read` (SELECT id FROM agents WHERE email = %(email)s)")),
+        "{n:?}"
+    );
+    let read = d.queries.iter().find(|q| q.name == "close_for_agent_read");
+    assert_eq!(read.map(|q| q.rate), Some(Some(2.0)));
+    let close = d.specs.iter().find(|q| q.name == "close_for_agent");
+    let Some(cqlmodel_design::querylist::Body::Mutation(m)) = close.map(|q| &q.body) else {
+        panic!("close_for_agent is a mutation")
+    };
+    assert_eq!(
+        m.read_first.as_ref().map(|r| r.binds.clone()),
+        Some(vec!["assignee_id".to_string()])
+    );
+    assert!(
+        d.write_paths
+            .iter()
+            .any(|w| w.name == "purge_account_comments")
+    );
 }

@@ -9,7 +9,9 @@ use cqlmodel_diagnostics::Diagnostic;
 use crate::annotations::Annotations;
 
 /// The annotation keys of a query list (docs/review.md, docs/design.md).
-pub const QUERY_KEYS: &[&str] = &["name", "rate", "cl", "page", "path", "after", "table"];
+pub const QUERY_KEYS: &[&str] = &[
+    "name", "rate", "cl", "serial", "page", "path", "after", "table",
+];
 
 /// The values `@path` takes.
 pub const PATHS: &[&str] = &[

@@ -26,7 +26,7 @@ use cqlmodel_schema::Schema;
 pub use config::{Config, ConfigError, Level, Thresholds};
 pub use context::Context;
 pub use finding::{Finding, Findings, RuleId};
-pub use query::{Query, load_queries};
+pub use query::{LevelSource, Query, load_queries};
 pub use rule::Rule;
 pub use rules::{RULES, find as find_rule};
 pub use suppress::{Suppression, suppressions};

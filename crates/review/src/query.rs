@@ -25,6 +25,35 @@ pub const CONSISTENCY_LEVELS: &[&str] = &[
     "LOCAL_ONE",
 ];
 
+/// Where a statement's consistency level comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelSource {
+    /// An annotation on the statement (`@cl X`, `@serial X`).
+    Annotation,
+    /// The last cqlsh `CONSISTENCY X` / `SERIAL CONSISTENCY X` line before it.
+    Shell,
+}
+
+impl LevelSource {
+    /// Where the level was set, as a finding says it.
+    pub fn words(self, serial: bool) -> &'static str {
+        match (self, serial) {
+            (LevelSource::Annotation, false) => "`@cl`",
+            (LevelSource::Annotation, true) => "`@serial`",
+            (LevelSource::Shell, false) => "the cqlsh `CONSISTENCY` line before it",
+            (LevelSource::Shell, true) => "the cqlsh `SERIAL CONSISTENCY` line before it",
+        }
+    }
+
+    /// The JSON name: `annotation` or `cqlsh`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LevelSource::Annotation => "annotation",
+            LevelSource::Shell => "cqlsh",
+        }
+    }
+}
+
 /// One statement of the query list.
 #[derive(Debug, Clone)]
 pub struct Query {
@@ -43,6 +72,10 @@ pub struct Query {
     /// The level of the last cqlsh `SERIAL CONSISTENCY X` line before the
     /// statement: the Paxos phase of its `IF` (cqlsh's default is `SERIAL`).
     pub serial_consistency: Option<String>,
+    /// Where `consistency` was set (None when it was not).
+    pub consistency_source: Option<LevelSource>,
+    /// Where `serial_consistency` was set: `@serial X` wins over the cqlsh line.
+    pub serial_source: Option<LevelSource>,
     /// `@page 50`; `@page 0` says the application turns paging off.
     pub page_size: Option<u64>,
     pub path: AccessPath,
@@ -169,18 +202,20 @@ pub fn load_queries(
                 .find(|l| l.start < stmt.span.start && l.serial == serial)
                 .map(|l| l.level.clone())
         };
-        let consistency = ann
-            .get("cl")
-            .map(|c| c.to_ascii_uppercase())
-            .or_else(|| in_effect(false));
-        let serial_consistency = in_effect(true);
-        if let Some(cl) = &consistency
-            && !CONSISTENCY_LEVELS.contains(&cl.as_str())
-        {
-            diagnostics.push(annotation_error(format!(
-                "unknown consistency level `{cl}` in @cl (expected one of {})",
-                CONSISTENCY_LEVELS.join(", ")
-            )));
+        let (consistency, consistency_source) = level_of(ann.get("cl"), in_effect(false));
+        let (serial_consistency, serial_source) = level_of(ann.get("serial"), in_effect(true));
+        for (key, level, source) in [
+            ("cl", &consistency, consistency_source),
+            ("serial", &serial_consistency, serial_source),
+        ] {
+            if let (Some(cl), Some(LevelSource::Annotation)) = (level, source)
+                && !CONSISTENCY_LEVELS.contains(&cl.as_str())
+            {
+                diagnostics.push(annotation_error(format!(
+                    "unknown consistency level `{cl}` in @{key} (expected one of {})",
+                    CONSISTENCY_LEVELS.join(", ")
+                )));
+            }
         }
         let page_size = match ann.get("page").map(|p| p.parse::<u64>()) {
             Some(Ok(p)) => Some(p),
@@ -227,6 +262,8 @@ pub fn load_queries(
             rate,
             consistency,
             serial_consistency,
+            consistency_source,
+            serial_source,
             page_size,
             path,
         });
@@ -243,6 +280,22 @@ pub fn load_queries(
         .collect();
     diagnostics.extend(check_annotations(&annotated));
     (queries, diagnostics)
+}
+
+/// The level an annotation gives (upper-cased), else the cqlsh line's, with
+/// where it came from.
+fn level_of(
+    annotated: Option<&str>,
+    shell: Option<String>,
+) -> (Option<String>, Option<LevelSource>) {
+    match (annotated, shell) {
+        (Some(level), _) => (
+            Some(level.to_ascii_uppercase()),
+            Some(LevelSource::Annotation),
+        ),
+        (None, Some(level)) => (Some(level), Some(LevelSource::Shell)),
+        (None, None) => (None, None),
+    }
 }
 
 /// `2000/s`, `2000`, `120/min`, `5/h`, `1000/day`, `2k/s` → executions per second.
@@ -292,7 +345,7 @@ mod tests {
             SELECT v FROM ks.t WHERE k = ?;\n\
             SERIAL CONSISTENCY LOCAL_SERIAL\n\
             UPDATE ks.t SET v = 1 WHERE k = ? IF v = 0;\n\
-            -- @cl ONE\n\
+            -- @cl ONE @serial serial\n\
             SELECT v FROM ks.t WHERE k = ?;\n\
             CONSISTENCY FAST\n\
             CONSISTENCY SERIAL\n\
@@ -309,7 +362,7 @@ mod tests {
                 (None, None),
                 (Some("LOCAL_QUORUM"), None),
                 (Some("LOCAL_QUORUM"), Some("LOCAL_SERIAL")),
-                (Some("ONE"), Some("LOCAL_SERIAL")),
+                (Some("ONE"), Some("SERIAL")),
                 (Some("SERIAL"), Some("LOCAL_SERIAL")),
             ]
         );

@@ -102,6 +102,11 @@ fn replication_risk() {
 }
 
 #[test]
+fn wrong_consistency_level() {
+    run_rule("wrong-consistency-level");
+}
+
+#[test]
 fn lwt_hot_path() {
     run_rule("lwt-hot-path");
 }

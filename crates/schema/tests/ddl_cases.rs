@@ -35,6 +35,8 @@ struct CaseSettings {
     materialized_views_enabled: bool,
     #[serde(default)]
     sasi_indexes_enabled: bool,
+    #[serde(default)]
+    drop_compact_storage_enabled: bool,
 }
 
 fn class_name(class: ErrorClass) -> &'static str {
@@ -51,6 +53,7 @@ fn run(schema: &str, case: &Case) -> Vec<String> {
     let settings = Settings {
         materialized_views_enabled: case.settings.materialized_views_enabled,
         sasi_indexes_enabled: case.settings.sasi_indexes_enabled,
+        drop_compact_storage_enabled: case.settings.drop_compact_storage_enabled,
         ..Settings::default()
     };
     let mut builder = SchemaBuilder::with_settings(settings);

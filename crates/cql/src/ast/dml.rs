@@ -62,6 +62,31 @@ pub enum SelectorKind {
         left: Box<Selector>,
         right: Box<Selector>,
     },
+    /// `(a, b)`: two or more selectors (`selectionTupleOrNestedSelector`;
+    /// `(a)` only groups). All constants is a [`SelectorKind::Term`].
+    Tuple(Vec<Selector>),
+    /// `[a, b]` (`selectionList`) holding a column or another selector that
+    /// is not a constant.
+    List(Vec<Selector>),
+    /// `{a, b}` (`selectionSet`).
+    Set(Vec<Selector>),
+    /// `{k: v, ...}` (`selectionMap`): a map, or a UDT literal when the keys
+    /// name the fields of a UDT the selection is cast or hinted to.
+    Map(Vec<(Selector, Selector)>),
+}
+
+impl SelectorKind {
+    /// The selectors a tuple or collection selector holds, in written order
+    /// (a map's keys and values interleaved); empty for the other kinds.
+    pub fn items(&self) -> Vec<&Selector> {
+        match self {
+            SelectorKind::Tuple(items) | SelectorKind::List(items) | SelectorKind::Set(items) => {
+                items.iter().collect()
+            }
+            SelectorKind::Map(pairs) => pairs.iter().flat_map(|(k, v)| [k, v]).collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -83,6 +83,19 @@ impl Display for SelectorKind {
                         SelectorKind::Field { .. } | SelectorKind::Element { .. }
                     ))
             ),
+            SelectorKind::Tuple(items) => write!(f, "({})", comma(items)),
+            SelectorKind::List(items) => write!(f, "[{}]", comma(items)),
+            SelectorKind::Set(items) => write!(f, "{{{}}}", comma(items)),
+            SelectorKind::Map(pairs) => {
+                f.write_str("{")?;
+                for (i, (key, value)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{key}: {value}")?;
+                }
+                f.write_str("}")
+            }
             // Left-associative, `*` binding tighter: parentheses only where
             // the tree differs from that reading.
             SelectorKind::Binary { op, left, right } => {

@@ -166,7 +166,26 @@ fn selector_kind() -> impl Strategy<Value = SelectorKind> {
                 .prop_filter("empty slice", |(a, b)| a.is_some() || b.is_some())
                 .prop_map(|(a, b)| ElementIndex::Slice(a, b)),
         ];
+        // Tuples and collections of selectors open with a column: all
+        // constants would read back as a term.
+        let column_first = move |rest: Vec<Selector>| {
+            let mut items = vec![plain(SelectorKind::Column(Ident::new("c0")))];
+            items.extend(rest);
+            items
+        };
+        let collections = prop_oneof![
+            vec(unaliased.clone(), 1..3).prop_map(move |r| SelectorKind::Tuple(column_first(r))),
+            vec(unaliased.clone(), 0..3).prop_map(move |r| SelectorKind::List(column_first(r))),
+            vec(unaliased.clone(), 0..3).prop_map(move |r| SelectorKind::Set(column_first(r))),
+            vec((unaliased.clone(), unaliased.clone()), 0..2).prop_map(move |rest| {
+                let first = plain(SelectorKind::Column(Ident::new("c0")));
+                let mut pairs = vec![(first.clone(), first)];
+                pairs.extend(rest);
+                SelectorKind::Map(pairs)
+            }),
+        ];
         prop_oneof![
+            collections,
             (function_name.clone(), vec(unaliased.clone(), 0..3))
                 .prop_map(|(name, args)| SelectorKind::Function { name, args }),
             (unaliased, data_type()).prop_map(|(s, data_type)| SelectorKind::Cast {

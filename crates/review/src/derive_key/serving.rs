@@ -153,6 +153,12 @@ fn referenced_columns(source: &Table, select: &Select) -> Vec<String> {
                         stack.push(&left.kind);
                         stack.push(&right.kind);
                     }
+                    SelectorKind::Tuple(_)
+                    | SelectorKind::List(_)
+                    | SelectorKind::Set(_)
+                    | SelectorKind::Map(_) => {
+                        stack.extend(kind.items().into_iter().map(|s| &s.kind));
+                    }
                     SelectorKind::CountStar | SelectorKind::Term(_) => {}
                 }
             }

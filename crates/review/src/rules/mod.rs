@@ -35,6 +35,7 @@ pub mod unserved_query;
 pub mod unused_suppression;
 pub mod unused_table;
 pub mod write_fan_out;
+pub mod wrong_consistency_level;
 
 use crate::rule::Rule;
 
@@ -66,6 +67,7 @@ pub static RULES: &[&Rule] = &[
     &write_fan_out::WRITE_FAN_OUT,
     &row_overwrite::ROW_OVERWRITE,
     &copies_out_of_sync::COPIES_OUT_OF_SYNC,
+    &wrong_consistency_level::WRONG_CONSISTENCY_LEVEL,
     &unused_suppression::UNUSED_SUPPRESSION,
 ];
 

@@ -244,6 +244,14 @@ fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Resul
         | SelectorKind::Element { selector, .. } => {
             collect_columns(table, selector, out)?;
         }
+        SelectorKind::Tuple(_)
+        | SelectorKind::List(_)
+        | SelectorKind::Set(_)
+        | SelectorKind::Map(_) => {
+            for item in sel.kind.items() {
+                collect_columns(table, item, out)?;
+            }
+        }
         SelectorKind::CountStar | SelectorKind::Term(_) => {}
     }
     Ok(())
@@ -328,7 +336,7 @@ fn is_aggregate(selection: &Selection) -> bool {
             | SelectorKind::Element { selector, .. }
             | SelectorKind::Negate(selector) => agg(selector),
             SelectorKind::Binary { left, right, .. } => agg(left) || agg(right),
-            _ => false,
+            other => other.items().into_iter().any(agg),
         }
     }
     match selection {

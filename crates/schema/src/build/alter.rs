@@ -111,6 +111,9 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
             }
         }
         AlterTableAction::DropCompactStorage => {
+            if !cx.settings.drop_compact_storage_enabled {
+                return Err(cx.err(SchemaErrorKind::DropCompactStorageDisabled, s.name.span));
+            }
             if !altered.options.compact_storage {
                 return Err(cx.err(SchemaErrorKind::DropCompactStorageNotCompact, s.name.span));
             }

@@ -43,6 +43,9 @@ pub struct Settings {
     /// are dropped with a warning instead of rejecting the table. For schema files
     /// printed by an existing cluster; default `false` (5.0 rejects them).
     pub removed_options_accepted: bool,
+    /// `drop_compact_storage_enabled` (5.0 default: `false`): when false every
+    /// `ALTER TABLE … DROP COMPACT STORAGE` is refused, whatever the table.
+    pub drop_compact_storage_enabled: bool,
 }
 
 impl Default for Settings {
@@ -53,6 +56,7 @@ impl Default for Settings {
             transient_replication_enabled: false,
             default_keyspace_rf: 1,
             removed_options_accepted: false,
+            drop_compact_storage_enabled: false,
         }
     }
 }
@@ -155,6 +159,12 @@ impl SchemaBuilder {
 
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Changes a setting for the statements still to come (a schema file that
+    /// says its cluster enables `drop_compact_storage_enabled`).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
     }
 
     /// The keyspace `USE` selected last, if any.

@@ -277,9 +277,12 @@ pub enum SchemaErrorKind {
     /// ALT-3.
     #[error("Cannot add new column to a COMPACT STORAGE table")]
     AddToCompactTable,
-    /// `AlterTableStatement.DropCompactStorage`. Cassandra 5.0 first refuses
-    /// the statement unless `drop_compact_storage_enabled` is set; cqlmodel
-    /// models that switch as on (a schema file records what a cluster did).
+    /// `AlterTableStatement.DropCompactStorage`, first check: 5.0 refuses the
+    /// statement unless `drop_compact_storage_enabled` is set (default false),
+    /// before it looks at the table.
+    #[error("DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.")]
+    DropCompactStorageDisabled,
+    /// `AlterTableStatement.DropCompactStorage`, with the setting on.
     #[error("Cannot DROP COMPACT STORAGE on table without COMPACT STORAGE")]
     DropCompactStorageNotCompact,
     /// ALT-7: the table prints `ks.t`.

@@ -210,6 +210,13 @@ impl Parser {
         if self.at_punct(Punct::LParen) {
             return self.parenthesized_selector();
         }
+        if self.at_punct(Punct::LBracket) || self.at_punct(Punct::LBrace) {
+            // All constants: a term, as before; else a collection of selectors.
+            if let Some(term) = self.attempt(|p| p.nested(Self::term_group))? {
+                return Ok(SelectorKind::Term(term));
+            }
+            return self.nested(Self::selector_collection);
+        }
         if self.nth_starts_term(0) {
             // Without arithmetic: `1 - c * 2` is the selectors' chain, so that
             // precedence holds across constants and columns.
@@ -231,8 +238,53 @@ impl Parser {
         }
         self.expect_punct(Punct::LParen)?;
         let inner = self.unaliased_selector()?;
+        if !self.at_punct(Punct::Comma) {
+            self.expect_punct(Punct::RParen)?;
+            return Ok(inner.kind);
+        }
+        let mut items = vec![inner];
+        while self.eat_punct(Punct::Comma) {
+            items.push(self.unaliased_selector()?);
+        }
         self.expect_punct(Punct::RParen)?;
-        Ok(inner.kind)
+        Ok(SelectorKind::Tuple(items))
+    }
+
+    /// `[a, b]`, `{a, b}`, `{k: v, ...}` or `{}` whose items are selectors
+    /// (`selectionList`, `selectionMapOrSet`).
+    fn selector_collection(&mut self) -> PResult<SelectorKind> {
+        if self.eat_punct(Punct::LBracket) {
+            let mut items = Vec::new();
+            if !self.at_punct(Punct::RBracket) {
+                items.push(self.unaliased_selector()?);
+                while self.eat_punct(Punct::Comma) {
+                    items.push(self.unaliased_selector()?);
+                }
+            }
+            self.expect_punct(Punct::RBracket)?;
+            return Ok(SelectorKind::List(items));
+        }
+        self.expect_punct(Punct::LBrace)?;
+        if self.eat_punct(Punct::RBrace) {
+            return Ok(SelectorKind::Set(Vec::new()));
+        }
+        let first = self.unaliased_selector()?;
+        if !self.eat_punct(Punct::Colon) {
+            let mut items = vec![first];
+            while self.eat_punct(Punct::Comma) {
+                items.push(self.unaliased_selector()?);
+            }
+            self.expect_punct(Punct::RBrace)?;
+            return Ok(SelectorKind::Set(items));
+        }
+        let mut pairs = vec![(first, self.unaliased_selector()?)];
+        while self.eat_punct(Punct::Comma) {
+            let key = self.unaliased_selector()?;
+            self.expect_punct(Punct::Colon)?;
+            pairs.push((key, self.unaliased_selector()?));
+        }
+        self.expect_punct(Punct::RBrace)?;
+        Ok(SelectorKind::Map(pairs))
     }
 
     /// A tuple of two or more constants. One value in parentheses is not a
