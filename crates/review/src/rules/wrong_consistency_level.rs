@@ -360,11 +360,11 @@ fn check_weak_read_of_lwt_rows(cx: &Context<'_>, q: &Query, out: &mut Findings) 
         q,
         Severity::Warning,
         format!(
-            "`{}` reads {table} at {level}, but every write of it in the query list is a lightweight transaction ({}): a read at {level} may miss a transaction in progress and return a value one has already replaced",
+            "`{}` reads {table} at {level}, but every write of it in the query list is a lightweight transaction ({}): a read at {level} asks one replica, which may not hold the latest committed transaction (its commit needs only a quorum) and finishes none in progress, so it can return a value a transaction has already replaced",
             q.name,
             names.join(", ")
         ),
-        "may miss an in-progress Paxos round",
+        "may miss a committed or in-progress transaction",
     )
     .note(format!("the read's consistency level is {}", level_said(q, false)))
     .note(format!("a read at {level} asks one replica and finishes no Paxos round: a transaction accepted by a quorum but not yet committed on that replica is invisible to it"))
