@@ -43,13 +43,113 @@ pub fn select_cql(
     bucket_fanout: u64,
     rows_per_partition: Option<f64>,
 ) -> QueryPlan {
-    let mut notes = Vec::new();
-    let same = |a: &crate::select::ColRef, b: &crate::select::ColRef| {
-        a == b
-            || class_of(&t.classes, a).contains(b)
-            || class_of(&spec_classes(spec), a).contains(b)
+    let cx = ReadContext {
+        t,
+        spec,
+        classes: spec_classes(spec),
     };
-    let mut select_list: Vec<String> = Vec::new();
+    let mut notes = application_notes(spec);
+    let counter = t.kind == crate::derive::TableKind::Counter;
+    let mut select_list = selection(&cx, counter, &mut notes);
+    let keys = partition_where(&cx, q, bucket_fanout, &mut notes);
+    let clustering = clustering_where(&cx, &mut notes);
+    let mut conds = keys.conds;
+    conds.extend(clustering.conds);
+    if clustering.restricts {
+        add_clustering_for_statics(t, &mut select_list, &mut notes);
+    }
+    let PartitionWhere {
+        partitions,
+        statements,
+        salted_or_in,
+        ..
+    } = keys;
+    let order_clause = clustering.order_clause;
+    let full_key = clustering.full_key;
+    let mut cql = format!(
+        "SELECT {} FROM {}.{} WHERE {}",
+        select_list.join(", "),
+        quote_ident(keyspace),
+        quote_ident(&t.name),
+        conds.join(" AND ")
+    );
+    if let Some(o) = order_clause {
+        cql.push(' ');
+        cql.push_str(&o);
+    }
+    if let Some(v) = &spec.ann
+        && let Some(col) = t.column_of(v)
+    {
+        cql.push_str(&format!(" ORDER BY {} ANN OF ?", quote_ident(&col.name)));
+        let function = t
+            .ann
+            .iter()
+            .find(|(n, _)| *n == col.name)
+            .map_or("cosine", |(_, f)| f.as_str());
+        notes.push(crate::ann::read_note(
+            &col.name,
+            function,
+            spec.limit.unwrap_or_default(),
+            (q.page_size(), q.consistency.as_deref()),
+        ));
+    }
+    if let Some(l) = spec.limit {
+        cql.push_str(&format!(" LIMIT {l}"));
+    }
+    let per_partition = if counter || (full_key && spec.aggregates.is_empty()) {
+        Some(1.0)
+    } else {
+        rows_per_partition
+    };
+    // A LIMIT (or a page) bounds each statement; a bucket walk stops once the
+    // page is full, so it reads at most one LIMIT in all.
+    let bound = spec.limit.or(q.page_size());
+    let limited_statements = if salted_or_in { statements } else { 1 };
+    let rows_read = per_partition.map(|r| {
+        let total = r * partitions as f64;
+        bound.map_or(total, |l| total.min(l as f64 * limited_statements as f64))
+    });
+    QueryPlan {
+        name: q.name.clone(),
+        table: Some(t.name.clone()),
+        cql: Some(cql),
+        partitions: Some(partitions),
+        statements,
+        rows_read,
+        rate: q.rate,
+        consistency: q.consistency.clone(),
+        page: q.page,
+        off_path: None,
+        notes,
+    }
+}
+
+/// The table read and the query's own columns: `same` knows the equalities of
+/// the table's classes and of the query's joins.
+struct ReadContext<'a> {
+    t: &'a TableDesign,
+    spec: &'a SelectSpec,
+    classes: Vec<Vec<crate::select::ColRef>>,
+}
+
+impl ReadContext<'_> {
+    fn same(&self, a: &crate::select::ColRef, b: &crate::select::ColRef) -> bool {
+        a == b || class_of(&self.t.classes, a).contains(b) || class_of(&self.classes, a).contains(b)
+    }
+
+    /// How many values the query binds to `c` by equality (IN counts each).
+    fn eq_count(&self, c: &crate::select::ColRef) -> Option<u64> {
+        self.spec
+            .equalities
+            .iter()
+            .find(|(e, _)| self.same(e, c))
+            .map(|(_, n)| *n as u64)
+    }
+}
+
+/// What the application does with the rows: grouping, sorting, counting a set.
+fn application_notes(spec: &SelectSpec) -> Vec<String> {
+    let mut notes = Vec::new();
     let grouped = !spec.group_by.is_empty();
     if grouped {
         notes.push(format!(
@@ -81,7 +181,15 @@ pub fn select_cql(
             x.column
         ));
     }
-    let counter = t.kind == crate::derive::TableKind::Counter;
+    notes
+}
+
+/// The SELECT list: the counter's cells, the aggregates, or the projection.
+fn selection(cx: &ReadContext<'_>, counter: bool, notes: &mut Vec<String>) -> Vec<String> {
+    let ReadContext { t, spec, .. } = *cx;
+    let same = |a: &crate::select::ColRef, b: &crate::select::ColRef| cx.same(a, b);
+    let grouped = !spec.group_by.is_empty();
+    let mut select_list: Vec<String> = Vec::new();
     if counter {
         for (f, arg) in &spec.aggregates {
             let name = match (f.as_str(), arg) {
@@ -127,12 +235,27 @@ pub fn select_cql(
     if select_list.is_empty() {
         select_list.push("*".into());
     }
-    let eq_count = |c: &crate::select::ColRef| {
-        spec.equalities
-            .iter()
-            .find(|(e, _)| same(e, c))
-            .map(|(_, n)| *n as u64)
-    };
+    select_list
+}
+
+/// The partition key's conditions, with how many partitions and statements
+/// the read takes (salts, IN values run concurrently; buckets are walked).
+struct PartitionWhere {
+    conds: Vec<String>,
+    partitions: u64,
+    statements: u64,
+    salted_or_in: bool,
+}
+
+fn partition_where(
+    cx: &ReadContext<'_>,
+    q: &QuerySpec,
+    bucket_fanout: u64,
+    notes: &mut Vec<String>,
+) -> PartitionWhere {
+    let ReadContext { t, spec, .. } = *cx;
+    let same = |a: &crate::select::ColRef, b: &crate::select::ColRef| cx.same(a, b);
+    let eq_count = |c: &crate::select::ColRef| cx.eq_count(c);
     let mut conds = Vec::new();
     let mut partitions: u64 = 1;
     // Statements per query: Cassandra returns the partitions of a partition-key
@@ -218,8 +341,31 @@ pub fn select_cql(
             }
         }
     }
+    PartitionWhere {
+        conds,
+        partitions,
+        statements,
+        salted_or_in,
+    }
+}
+
+/// The clustering columns' conditions: equalities, then one slice (a range or
+/// a keyset), and the ORDER BY when the query reads against the table's order.
+struct ClusteringWhere {
+    conds: Vec<String>,
+    /// Every clustering column is bound by equality: one row per partition.
+    full_key: bool,
+    restricts: bool,
+    order_clause: Option<String>,
+}
+
+fn clustering_where(cx: &ReadContext<'_>, notes: &mut Vec<String>) -> ClusteringWhere {
+    let ReadContext { t, spec, .. } = *cx;
+    let same = |a: &crate::select::ColRef, b: &crate::select::ColRef| cx.same(a, b);
+    let eq_count = |c: &crate::select::ColRef| cx.eq_count(c);
+    let mut conds = Vec::new();
     let mut full_key = true;
-    let mut restricts_clustering = false;
+    let mut restricts = false;
     let mut order_clause = None;
     for (i, (p, desc)) in t.clustering.iter().enumerate() {
         let Some(col) = t.column_for(p) else { continue };
@@ -230,18 +376,18 @@ pub fn select_cql(
         };
         if eq_count(c).is_some() {
             conds.push(format!("{name} = ?"));
-            restricts_clustering = true;
+            restricts = true;
             continue;
         }
         full_key = false;
         if let Some(slice) = keyset_slice(t, spec, i, &same) {
             conds.push(slice);
-            restricts_clustering = true;
+            restricts = true;
         }
         for (r, op) in &spec.range_ops {
             if same(r, c) {
                 conds.push(format!("{name} {op} ?"));
-                restricts_clustering = true;
+                restricts = true;
             }
         }
         if let Some((_, want_desc)) = spec.order.iter().find(|(o, _)| same(o, c))
@@ -257,11 +403,23 @@ pub fn select_cql(
                 if *desc { "DESC" } else { "ASC" }
             ));
         }
-        let _ = i;
         break;
     }
-    // Cassandra refuses a clustering restriction when only static columns are
-    // selected: the first clustering column joins the selection.
+    ClusteringWhere {
+        conds,
+        full_key,
+        restricts,
+        order_clause,
+    }
+}
+
+/// Cassandra refuses a clustering restriction when only static columns are
+/// selected: the first clustering column joins the selection.
+fn add_clustering_for_statics(
+    t: &TableDesign,
+    select_list: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) {
     // (Cassandra's `Selection.containsOnlyStaticColumns`: partition key
     // columns do not count, one static column must be there.)
     let role_of = |n: &String| {
@@ -279,71 +437,12 @@ pub fn select_cql(
                 Some(crate::derive::Role::Static | crate::derive::Role::PartitionKey)
             )
         });
-    if only_statics
-        && restricts_clustering
-        && let Some(first) = t.clustering.first().and_then(|(p, _)| t.column_for(p))
-    {
+    if only_statics && let Some(first) = t.clustering.first().and_then(|(p, _)| t.column_for(p)) {
         select_list.push(quote_ident(&first.name));
         notes.push(format!(
             "`{}` is selected too: Cassandra refuses a clustering restriction when only static columns are selected",
             first.name
         ));
-    }
-    let mut cql = format!(
-        "SELECT {} FROM {}.{} WHERE {}",
-        select_list.join(", "),
-        quote_ident(keyspace),
-        quote_ident(&t.name),
-        conds.join(" AND ")
-    );
-    if let Some(o) = order_clause {
-        cql.push(' ');
-        cql.push_str(&o);
-    }
-    if let Some(v) = &spec.ann
-        && let Some(col) = t.column_of(v)
-    {
-        cql.push_str(&format!(" ORDER BY {} ANN OF ?", quote_ident(&col.name)));
-        let function = t
-            .ann
-            .iter()
-            .find(|(n, _)| *n == col.name)
-            .map_or("cosine", |(_, f)| f.as_str());
-        notes.push(crate::ann::read_note(
-            &col.name,
-            function,
-            spec.limit.unwrap_or_default(),
-            (q.page_size(), q.consistency.as_deref()),
-        ));
-    }
-    if let Some(l) = spec.limit {
-        cql.push_str(&format!(" LIMIT {l}"));
-    }
-    let per_partition = if counter || (full_key && spec.aggregates.is_empty()) {
-        Some(1.0)
-    } else {
-        rows_per_partition
-    };
-    // A LIMIT (or a page) bounds each statement; a bucket walk stops once the
-    // page is full, so it reads at most one LIMIT in all.
-    let bound = spec.limit.or(q.page_size());
-    let limited_statements = if salted_or_in { statements } else { 1 };
-    let rows_read = per_partition.map(|r| {
-        let total = r * partitions as f64;
-        bound.map_or(total, |l| total.min(l as f64 * limited_statements as f64))
-    });
-    QueryPlan {
-        name: q.name.clone(),
-        table: Some(t.name.clone()),
-        cql: Some(cql),
-        partitions: Some(partitions),
-        statements,
-        rows_read,
-        rate: q.rate,
-        consistency: q.consistency.clone(),
-        page: q.page,
-        off_path: None,
-        notes,
     }
 }
 
