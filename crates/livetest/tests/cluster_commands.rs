@@ -107,6 +107,25 @@ async fn review_cluster_flags_the_deployed_anti_pattern() {
     );
     assert_eq!(unbounded["file"], where_.as_str());
     assert!(unbounded["line"].is_null(), "no line in the rebuilt DDL");
+    // The fix of a deployed table: no option the node holds at its default, no
+    // annotation there is no file for, and the way there is `migrate --cluster`.
+    let fix = &unbounded["fix"];
+    let replacement = fix["replacement"].as_str().unwrap_or_default();
+    assert!(replacement.contains("CREATE TABLE"), "{fix}");
+    for default in ["default_time_to_live", "gc_grace_seconds", "speculative_retry"] {
+        assert!(!replacement.contains(default), "{default} in {replacement}");
+    }
+    assert!(
+        fix["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("migrate --cluster")),
+        "{fix}"
+    );
+    assert!(
+        !out.stdout.contains("@ttl"),
+        "no `-- @ttl` advice for a deployed schema: {}",
+        out.stdout
+    );
     let filtering = of("allow-filtering").expect("ALLOW FILTERING is flagged");
     assert_eq!(filtering["severity"], "error");
     assert!(
