@@ -461,7 +461,15 @@ mod tests {
         );
         let text = create_table("ks", "plain", cols.iter().collect(), Some(&row), None);
         assert_eq!(text, "CREATE TABLE ks.plain (k int, PRIMARY KEY ((k)));\n");
-        let shorter = (row.0.clone(), row.1.clone(), Some(60), Some(3_600), None, None, None);
+        let shorter = (
+            row.0.clone(),
+            row.1.clone(),
+            Some(60),
+            Some(3_600),
+            None,
+            None,
+            None,
+        );
         let text = create_table("ks", "plain", cols.iter().collect(), Some(&shorter), None);
         assert!(
             text.contains("WITH default_time_to_live = 60 AND gc_grace_seconds = 3600"),
