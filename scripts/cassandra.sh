@@ -2,7 +2,7 @@
 # One real Apache Cassandra 5.0 node on 127.0.0.1 for the node-backed tests (crates/livetest).
 #
 #   scripts/cassandra.sh fetch                 download cassandra-all 5.0.x + dependencies (Maven)
-#   scripts/cassandra.sh start [default|mv|auth|tls]  start the node (idempotent) and wait for CQL
+#   scripts/cassandra.sh start [default|mv|auth|tls|mtls]  start the node (idempotent) and wait for CQL
 #   scripts/cassandra.sh stop                  stop it (idempotent)
 #   scripts/cassandra.sh status                say whether it runs, with which configuration
 #   scripts/cassandra.sh nodetool ARGS...      run nodetool against the node (JMX 127.0.0.1:7199)
@@ -17,7 +17,10 @@
 # at startup without the usual 10 s delay) for the read-only-role check of diagnose; `tls` requires
 # TLS on the native port (client_encryption_options enabled, optional false) with a node
 # certificate signed by a test CA, all made by keytool under target/cassandra/tls/ (ca.pem is
-# the CA clients trust; other-ca.pem is a CA that signed nothing, for the wrong-CA check). Each
+# the CA clients trust; other-ca.pem is a CA that signed nothing, for the wrong-CA check); `mtls`
+# is `tls` with `require_client_auth: true` and a truststore holding the test CA, so a client must
+# offer a certificate the CA signed (client.pem with its unencrypted key client.key; other-client.pem
+# and other-client.key are signed by the other CA, for the refused-certificate check). Each
 # keeps its own data under target/cassandra/<config>/ so switching never mixes schemas.
 #
 # Environment: CQLMODEL_CASSANDRA_HOME (default target/cassandra), CQLMODEL_CASSANDRA_HEAP
@@ -124,15 +127,19 @@ auto_snapshot: false
 materialized_views_enabled: $views
 sasi_indexes_enabled: $views
 EOF
-    if [[ "$config" == tls ]]; then
+    if [[ "$config" == tls || "$config" == mtls ]]; then
+        local client_auth=false
+        [[ "$config" == mtls ]] && client_auth=true
         cat >>"$dir/conf/cassandra.yaml" <<EOF
 client_encryption_options:
   enabled: true
   optional: false
   keystore: $TLS_DIR/keystore.p12
   keystore_password: $TLS_PASS
+  truststore: $TLS_DIR/truststore.p12
+  truststore_password: $TLS_PASS
   store_type: PKCS12
-  require_client_auth: false
+  require_client_auth: $client_auth
 EOF
     fi
 }
@@ -141,7 +148,9 @@ EOF
 # certificate (CN and SAN 127.0.0.1) signed by it in a PKCS12 keystore, the CA's certificate
 # as PEM for clients, and a second CA that signed nothing.
 make_tls() {
-    [[ -f "$TLS_DIR/keystore.p12" && -f "$TLS_DIR/ca.pem" && -f "$TLS_DIR/other-ca.pem" ]] && return 0
+    [[ -f "$TLS_DIR/keystore.p12" && -f "$TLS_DIR/ca.pem" && -f "$TLS_DIR/other-ca.pem" &&
+        -f "$TLS_DIR/truststore.p12" && -f "$TLS_DIR/client.pem" && -f "$TLS_DIR/other-client.pem" ]] && return 0
+    command -v openssl >/dev/null 2>&1 || die "openssl not found (it makes the client keys of the mtls configuration)"
     command -v keytool >/dev/null 2>&1 || die "keytool not found (it comes with the Java runtime)"
     rm -rf "$TLS_DIR" && mkdir -p "$TLS_DIR"
     local kt=(keytool -storetype PKCS12 -storepass "$TLS_PASS" -keypass "$TLS_PASS")
@@ -164,6 +173,21 @@ make_tls() {
         -keystore "$TLS_DIR/other-ca.p12" >/dev/null 2>&1
     "${kt[@]}" -exportcert -rfc -alias other -keystore "$TLS_DIR/other-ca.p12" \
         -file "$TLS_DIR/other-ca.pem" >/dev/null 2>&1 || die "keytool: cannot make the second CA"
+    # The node's truststore (mtls): the test CA, so it accepts client certificates the CA signed.
+    "${kt[@]}" -importcert -noprompt -alias ca -file "$TLS_DIR/ca.pem" \
+        -keystore "$TLS_DIR/truststore.p12" >/dev/null 2>&1 || die "keytool: cannot make the truststore"
+    # Client keys (PEM, unencrypted) by openssl; their certificates signed by keytool, by the
+    # test CA (client.pem) and by the other CA (other-client.pem, which the node must refuse).
+    local who ca_store ca_alias
+    for who in client other-client; do
+        ca_store="$TLS_DIR/ca.p12" ca_alias=ca
+        [[ "$who" == other-client ]] && ca_store="$TLS_DIR/other-ca.p12" ca_alias=other
+        openssl req -newkey rsa:2048 -nodes -keyout "$TLS_DIR/$who.key" -subj "/CN=cqlmodel-$who" \
+            -out "$TLS_DIR/$who.csr" >/dev/null 2>&1 || die "openssl: cannot make the $who key"
+        "${kt[@]}" -gencert -alias "$ca_alias" -keystore "$ca_store" -infile "$TLS_DIR/$who.csr" \
+            -outfile "$TLS_DIR/$who.pem" -rfc -validity 3650 -ext eku=clientAuth >/dev/null 2>&1 ||
+            die "keytool: cannot sign the $who certificate"
+    done
     echo "cassandra.sh: TLS material in $TLS_DIR" >&2
 }
 
@@ -241,8 +265,8 @@ wait_ready() {
 
 start() {
     local config="${1:-default}"
-    [[ "$config" == default || "$config" == mv || "$config" == auth || "$config" == tls ]] ||
-        die "unknown configuration '$config' (default, mv, auth or tls)"
+    [[ "$config" == default || "$config" == mv || "$config" == auth || "$config" == tls || "$config" == mtls ]] ||
+        die "unknown configuration '$config' (default, mv, auth, tls or mtls)"
     local pid
     if pid="$(running_pid)"; then
         if [[ "$(cat "$CONFIG_FILE" 2>/dev/null)" == "$config" ]]; then
@@ -256,7 +280,7 @@ start() {
     fetch
     port_open "$NATIVE_PORT" && die "port $NATIVE_PORT is taken by another process: stop it or point CQLMODEL_TEST_CONTACT at it"
     local dir="$HOME_DIR/$config"
-    if [[ "$config" == tls ]]; then make_tls; fi
+    if [[ "$config" == tls || "$config" == mtls ]]; then make_tls; fi
     mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,logs} "$RUN_DIR"
     write_yaml "$config" "$dir"
     write_logback "$dir"
@@ -355,5 +379,5 @@ nodetool) shift && nodetool "$@" ;;
 contact) echo "$HOST:$NATIVE_PORT" ;;
 tls-dir) make_tls && echo "$TLS_DIR" ;;
 log) tail -n "${2:-60}" "$HOME_DIR/$(cat "$CONFIG_FILE" 2>/dev/null || echo default)/logs/system.log" ;;
-*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth|tls]|stop|status|nodetool ARGS...|contact|log [N]" ;;
+*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth|tls|mtls]|stop|status|nodetool ARGS...|contact|log [N]" ;;
 esac
