@@ -83,7 +83,8 @@ port_open() {
 write_yaml() {
     local config="$1" dir="$2" views=false
     local authenticator=AllowAllAuthenticator authorizer=AllowAllAuthorizer
-    [[ "$config" == mv ]] && views=true
+    # auth too: the DESCRIBE capture (scripts/capture-describe.sh) needs roles, grants and views at once.
+    [[ "$config" == mv || "$config" == auth ]] && views=true
     if [[ "$config" == auth ]]; then
         authenticator=PasswordAuthenticator
         authorizer=CassandraAuthorizer
