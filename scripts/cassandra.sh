@@ -2,7 +2,7 @@
 # One real Apache Cassandra 5.0 node on 127.0.0.1 for the node-backed tests (crates/livetest).
 #
 #   scripts/cassandra.sh fetch                 download cassandra-all 5.0.x + dependencies (Maven)
-#   scripts/cassandra.sh start [default|mv|auth|tls]  start the node (idempotent) and wait for CQL
+#   scripts/cassandra.sh start [default|mv|auth|tls|mtls|multidc]  start the node (idempotent) and wait for CQL
 #   scripts/cassandra.sh stop                  stop it (idempotent)
 #   scripts/cassandra.sh status                say whether it runs, with which configuration
 #   scripts/cassandra.sh nodetool ARGS...      run nodetool against the node (JMX 127.0.0.1:7199)
@@ -17,8 +17,15 @@
 # at startup without the usual 10 s delay) for the read-only-role check of diagnose; `tls` requires
 # TLS on the native port (client_encryption_options enabled, optional false) with a node
 # certificate signed by a test CA, all made by keytool under target/cassandra/tls/ (ca.pem is
-# the CA clients trust; other-ca.pem is a CA that signed nothing, for the wrong-CA check). Each
+# the CA clients trust; other-ca.pem is a CA that signed nothing, for the wrong-CA check); `mtls`
+# is `tls` with `require_client_auth: true` and a truststore holding the test CA, so a client must
+# offer a certificate the CA signed (client.pem with its unencrypted key client.key; other-client.pem
+# and other-client.key are signed by the other CA, for the refused-certificate check). Each
 # keeps its own data under target/cassandra/<config>/ so switching never mixes schemas.
+# `multidc` is two nodes in two datacenters on this machine (GossipingPropertyFileSnitch): dc1 on
+# 127.0.0.1 (JMX 7199) and dc2 on 127.0.0.2 (JMX 7299; a loopback alias, which Linux routes without
+# setup), 768 MiB of heap each unless CQLMODEL_CASSANDRA_HEAP says otherwise; `stop` stops both, and
+# `CQLMODEL_NODE_JMX=7299 scripts/cassandra.sh nodetool …` talks to the second.
 #
 # Environment: CQLMODEL_CASSANDRA_HOME (default target/cassandra), CQLMODEL_CASSANDRA_HEAP
 # (default 1G), CQLMODEL_CASSANDRA_START_TIMEOUT seconds (default 240).
@@ -31,14 +38,18 @@ RUN_DIR="$HOME_DIR/run"
 TLS_DIR="$HOME_DIR/tls"
 # The test keystores' password: test material for 127.0.0.1 only, not a secret.
 TLS_PASS=cqlmodel-test
-PID_FILE="$RUN_DIR/cassandra.pid"
+# The second node of `multidc` is this script run again with these set (see start_second).
+PID_FILE="$RUN_DIR/${CQLMODEL_NODE_PID:-cassandra.pid}"
+SECOND_PID_FILE="$RUN_DIR/cassandra2.pid"
 CONFIG_FILE="$RUN_DIR/config"
 HEAP="${CQLMODEL_CASSANDRA_HEAP:-1G}"
 START_TIMEOUT="${CQLMODEL_CASSANDRA_START_TIMEOUT:-240}"
 NATIVE_PORT=9042
 STORAGE_PORT=7000
-JMX_PORT=7199
-HOST=127.0.0.1
+JMX_PORT="${CQLMODEL_NODE_JMX:-7199}"
+HOST="${CQLMODEL_NODE_HOST:-127.0.0.1}"
+SEED_HOST=127.0.0.1
+DATACENTER="${CQLMODEL_NODE_DC:-dc1}"
 
 die() {
     echo "cassandra.sh: $*" >&2
@@ -79,8 +90,13 @@ port_open() {
 # 16 vnodes.
 write_yaml() {
     local config="$1" dir="$2" views=false
-    local authenticator=AllowAllAuthenticator authorizer=AllowAllAuthorizer
-    [[ "$config" == mv ]] && views=true
+    local authenticator=AllowAllAuthenticator authorizer=AllowAllAuthorizer snitch=SimpleSnitch
+    if [[ "$config" == multidc ]]; then
+        snitch=GossipingPropertyFileSnitch
+        printf 'dc=%s\nrack=rack1\n' "$DATACENTER" >"$dir/conf/cassandra-rackdc.properties"
+    fi
+    # auth too: the DESCRIBE capture (scripts/capture-describe.sh) needs roles, grants and views at once.
+    [[ "$config" == mv || "$config" == auth ]] && views=true
     if [[ "$config" == auth ]]; then
         authenticator=PasswordAuthenticator
         authorizer=CassandraAuthorizer
@@ -90,11 +106,11 @@ cluster_name: cqlmodel-test
 num_tokens: 16
 allocate_tokens_for_local_replication_factor: 1
 partitioner: org.apache.cassandra.dht.Murmur3Partitioner
-endpoint_snitch: SimpleSnitch
+endpoint_snitch: $snitch
 seed_provider:
   - class_name: org.apache.cassandra.locator.SimpleSeedProvider
     parameters:
-      - seeds: "$HOST:$STORAGE_PORT"
+      - seeds: "$SEED_HOST:$STORAGE_PORT"
 listen_address: $HOST
 rpc_address: $HOST
 storage_port: $STORAGE_PORT
@@ -124,15 +140,19 @@ auto_snapshot: false
 materialized_views_enabled: $views
 sasi_indexes_enabled: $views
 EOF
-    if [[ "$config" == tls ]]; then
+    if [[ "$config" == tls || "$config" == mtls ]]; then
+        local client_auth=false
+        [[ "$config" == mtls ]] && client_auth=true
         cat >>"$dir/conf/cassandra.yaml" <<EOF
 client_encryption_options:
   enabled: true
   optional: false
   keystore: $TLS_DIR/keystore.p12
   keystore_password: $TLS_PASS
+  truststore: $TLS_DIR/truststore.p12
+  truststore_password: $TLS_PASS
   store_type: PKCS12
-  require_client_auth: false
+  require_client_auth: $client_auth
 EOF
     fi
 }
@@ -141,7 +161,9 @@ EOF
 # certificate (CN and SAN 127.0.0.1) signed by it in a PKCS12 keystore, the CA's certificate
 # as PEM for clients, and a second CA that signed nothing.
 make_tls() {
-    [[ -f "$TLS_DIR/keystore.p12" && -f "$TLS_DIR/ca.pem" && -f "$TLS_DIR/other-ca.pem" ]] && return 0
+    [[ -f "$TLS_DIR/keystore.p12" && -f "$TLS_DIR/ca.pem" && -f "$TLS_DIR/other-ca.pem" &&
+        -f "$TLS_DIR/truststore.p12" && -f "$TLS_DIR/client.pem" && -f "$TLS_DIR/other-client.pem" ]] && return 0
+    command -v openssl >/dev/null 2>&1 || die "openssl not found (it makes the client keys of the mtls configuration)"
     command -v keytool >/dev/null 2>&1 || die "keytool not found (it comes with the Java runtime)"
     rm -rf "$TLS_DIR" && mkdir -p "$TLS_DIR"
     local kt=(keytool -storetype PKCS12 -storepass "$TLS_PASS" -keypass "$TLS_PASS")
@@ -164,6 +186,21 @@ make_tls() {
         -keystore "$TLS_DIR/other-ca.p12" >/dev/null 2>&1
     "${kt[@]}" -exportcert -rfc -alias other -keystore "$TLS_DIR/other-ca.p12" \
         -file "$TLS_DIR/other-ca.pem" >/dev/null 2>&1 || die "keytool: cannot make the second CA"
+    # The node's truststore (mtls): the test CA, so it accepts client certificates the CA signed.
+    "${kt[@]}" -importcert -noprompt -alias ca -file "$TLS_DIR/ca.pem" \
+        -keystore "$TLS_DIR/truststore.p12" >/dev/null 2>&1 || die "keytool: cannot make the truststore"
+    # Client keys (PEM, unencrypted) by openssl; their certificates signed by keytool, by the
+    # test CA (client.pem) and by the other CA (other-client.pem, which the node must refuse).
+    local who ca_store ca_alias
+    for who in client other-client; do
+        ca_store="$TLS_DIR/ca.p12" ca_alias=ca
+        [[ "$who" == other-client ]] && ca_store="$TLS_DIR/other-ca.p12" ca_alias=other
+        openssl req -newkey rsa:2048 -nodes -keyout "$TLS_DIR/$who.key" -subj "/CN=cqlmodel-$who" \
+            -out "$TLS_DIR/$who.csr" >/dev/null 2>&1 || die "openssl: cannot make the $who key"
+        "${kt[@]}" -gencert -alias "$ca_alias" -keystore "$ca_store" -infile "$TLS_DIR/$who.csr" \
+            -outfile "$TLS_DIR/$who.pem" -rfc -validity 3650 -ext eku=clientAuth >/dev/null 2>&1 ||
+            die "keytool: cannot sign the $who certificate"
+    done
     echo "cassandra.sh: TLS material in $TLS_DIR" >&2
 }
 
@@ -214,6 +251,8 @@ jvm_flags() {
         -Dlogback.configurationFile="file://$dir/conf/logback.xml"
         -Dcassandra.logdir="$dir/logs" -Dcassandra.storagedir="$dir"
         -Dcassandra.jmx.local.port="$JMX_PORT"
+        -Dcassandra-rackdc.properties="file://$dir/conf/cassandra-rackdc.properties"
+        -Dcassandra.ring_delay_ms="${CQLMODEL_RING_DELAY_MS:-30000}"
         -Dcassandra.skip_wait_for_gossip_to_settle=0
         -Dcassandra.superuser_setup_delay_ms=0
         -Dcassandra-foreground=yes
@@ -241,8 +280,8 @@ wait_ready() {
 
 start() {
     local config="${1:-default}"
-    [[ "$config" == default || "$config" == mv || "$config" == auth || "$config" == tls ]] ||
-        die "unknown configuration '$config' (default, mv, auth or tls)"
+    [[ "$config" =~ ^(default|mv|auth|tls|mtls|multidc)$ ]] ||
+        die "unknown configuration '$config' (default, mv, auth, tls, mtls or multidc)"
     local pid
     if pid="$(running_pid)"; then
         if [[ "$(cat "$CONFIG_FILE" 2>/dev/null)" == "$config" ]]; then
@@ -255,8 +294,12 @@ start() {
     need_java
     fetch
     port_open "$NATIVE_PORT" && die "port $NATIVE_PORT is taken by another process: stop it or point CQLMODEL_TEST_CONTACT at it"
-    local dir="$HOME_DIR/$config"
-    if [[ "$config" == tls ]]; then make_tls; fi
+    local dir="$HOME_DIR/$config${CQLMODEL_NODE_SUFFIX:-}"
+    if [[ "$config" == multidc ]]; then
+        HEAP="${CQLMODEL_CASSANDRA_HEAP:-768M}"
+        export CQLMODEL_RING_DELAY_MS=5000
+    fi
+    if [[ "$config" == tls || "$config" == mtls ]]; then make_tls; fi
     mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,logs} "$RUN_DIR"
     write_yaml "$config" "$dir"
     write_logback "$dir"
@@ -268,10 +311,20 @@ start() {
     echo $! >"$PID_FILE"
     echo "$config" >"$CONFIG_FILE"
     wait_ready "$!" "$dir"
+    if [[ "$config" == multidc && -z "${CQLMODEL_NODE_PID:-}" ]]; then start_second; fi
+}
+
+# The dc2 node of `multidc`: this script again, on 127.0.0.2 with its own JMX port, pid file and data.
+start_second() {
+    CQLMODEL_NODE_HOST=127.0.0.2 CQLMODEL_NODE_JMX=7299 CQLMODEL_NODE_PID=cassandra2.pid \
+        CQLMODEL_NODE_DC=dc2 CQLMODEL_NODE_SUFFIX=-node2 "$0" start multidc
 }
 
 stop() {
     local pid waited=0
+    if [[ -z "${CQLMODEL_NODE_PID:-}" && -f "$SECOND_PID_FILE" ]]; then
+        CQLMODEL_NODE_PID=cassandra2.pid CQLMODEL_NODE_HOST=127.0.0.2 "$0" stop
+    fi
     if ! pid="$(running_pid)"; then
         rm -f "$PID_FILE"
         echo "cassandra.sh: not running" >&2
@@ -355,5 +408,5 @@ nodetool) shift && nodetool "$@" ;;
 contact) echo "$HOST:$NATIVE_PORT" ;;
 tls-dir) make_tls && echo "$TLS_DIR" ;;
 log) tail -n "${2:-60}" "$HOME_DIR/$(cat "$CONFIG_FILE" 2>/dev/null || echo default)/logs/system.log" ;;
-*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth|tls]|stop|status|nodetool ARGS...|contact|log [N]" ;;
+*) die "usage: scripts/cassandra.sh fetch|start [default|mv|auth|tls|mtls|multidc]|stop|status|nodetool ARGS...|contact|log [N]" ;;
 esac

@@ -4,7 +4,10 @@
 #   2. start one node in the default configuration, run every node test, stop it;
 #   3. start it with materialized views enabled, run the view tests, stop it;
 #   4. start it with authentication (`auth`), run the read-only-role test, stop it;
-#   5. start it with TLS required (`tls`), run the --ssl/--ca-file tests, stop it.
+#   5. start it with TLS required (`tls`), run the --ssl/--ca-file tests, stop it;
+#   6. start it requiring client certificates (`mtls`), run the --cert/--key tests, stop it;
+#   7. start two nodes in two datacenters (`multidc`), run the --dc / per-node / top_partitions
+#      test, stop both.
 #
 # With CQLMODEL_TEST_CONTACT=host:port already set, the tests run against that node instead
 # (an existing Cassandra or ScyllaDB) and nothing is started; set CQLMODEL_TEST_NODETOOL to a
@@ -57,6 +60,14 @@ scripts/cassandra.sh stop
 
 scripts/cassandra.sh start tls
 CQLMODEL_TEST_TLS_DIR="$(scripts/cassandra.sh tls-dir)" run_tests tls_
+scripts/cassandra.sh stop
+
+scripts/cassandra.sh start mtls
+CQLMODEL_TEST_MTLS=1 CQLMODEL_TEST_TLS_DIR="$(scripts/cassandra.sh tls-dir)" run_tests mtls_
+scripts/cassandra.sh stop
+
+scripts/cassandra.sh start multidc
+CQLMODEL_TEST_MULTIDC=1 run_tests multidc_
 scripts/cassandra.sh stop
 started=0
 echo "test-cassandra.sh: done in ${SECONDS}s" >&2

@@ -1,5 +1,6 @@
 //! How to reach a cluster: one definition of `--cluster`, `--username`,
-//! `--password`, `--ssl`, `--ca-file`, `--dc` and `--connect-timeout`, flattened
+//! `--password`, `--ssl`, `--ca-file`, `--cert`, `--key`, `--dc` and
+//! `--connect-timeout`, flattened
 //! into every command that reads a live cluster (diagnose, migrate, review, size).
 
 use std::path::PathBuf;
@@ -26,6 +27,13 @@ pub struct ClusterArgs {
     /// The CA certificate (PEM) that signed the nodes' certificates (implies --ssl).
     #[arg(long, value_name = "PEM", requires = "cluster")]
     pub ca_file: Option<PathBuf>,
+    /// A client certificate (PEM) for nodes that require one (require_client_auth;
+    /// implies --ssl; needs --key).
+    #[arg(long, value_name = "PEM", requires_all = ["cluster", "key"])]
+    pub cert: Option<PathBuf>,
+    /// The private key (PEM, unencrypted) of --cert.
+    #[arg(long, value_name = "PEM", requires_all = ["cluster", "cert"])]
+    pub key: Option<PathBuf>,
     /// The local datacenter: requests go to its nodes, and only its nodes' tables are read.
     #[arg(long, value_name = "DATACENTER", requires = "cluster")]
     pub dc: Option<String>,
@@ -56,6 +64,8 @@ impl ClusterArgs {
             connect_timeout: Duration::from_secs(self.connect_timeout.max(1)),
             ssl: self.ssl,
             ca_file: self.ca_file.clone(),
+            client_cert: self.cert.clone(),
+            client_key: self.key.clone(),
             datacenter: self.dc.clone(),
         }
     }

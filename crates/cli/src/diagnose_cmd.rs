@@ -5,8 +5,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnose::{
-    DiagnoseInput, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES, TableHistogram,
-    diagnose, measured, parse_input,
+    DiagnoseInput, Evidence, NodeStats, NodeStatus, ParseProblem, Parsed, ProblemKind, RULES,
+    TableHistogram, diagnose_findings, measured, parse_input,
 };
 use cqlmodel_diagnostics::{
     Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
@@ -119,13 +119,25 @@ pub fn run_once(
         thresholds: Thresholds::default(),
         data_age,
     };
-    let findings = diagnose(&input);
+    // Each finding's figures: as numbers in JSON (`evidence`), and as one
+    // `measured:` note each, which text and SARIF show.
+    let (findings, evidence): (Vec<Diagnostic>, Vec<Value>) = diagnose_findings(&input)
+        .into_iter()
+        .map(|f| {
+            let mut d = f.diagnostic;
+            d.notes.extend(f.evidence.iter().map(Evidence::text));
+            (
+                d,
+                Value::Array(f.evidence.iter().map(Evidence::json).collect()),
+            )
+        })
+        .unzip();
     let code = exit_code(&input_problems, &read.problems, &findings, args.fail_on);
     let document = model.document(format == ReviewFormat::Json, || {
         json!({
             "version": JSON_VERSION,
             "read": read_summary(&read),
-            "findings": findings_json(&findings, &sources),
+            "findings": findings_json(&findings, &evidence, &sources),
             "problems": render_json(&input_problems, &sources),
             "limits": measured::limits_json(&input.thresholds),
             "measured": measured::measured_json(&read.stats, &read.histograms),
@@ -359,7 +371,7 @@ fn render_text(
 
 /// `rule`, `code`, `severity`, `table`, `file`, `line`, `message`, `notes`,
 /// `help`, `fix` (`{description, cql}` or null).
-fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
+fn findings_json(findings: &[Diagnostic], evidence: &[Value], sources: &SourceMap) -> Value {
     let located = render_json(findings, sources);
     let rows: Vec<Value> = findings
         .iter()
@@ -380,6 +392,7 @@ fn findings_json(findings: &[Diagnostic], sources: &SourceMap) -> Value {
                     "description": f.description,
                     "cql": f.replacement,
                 })),
+                "evidence": evidence.get(i).cloned().unwrap_or_else(|| json!([])),
             })
         })
         .collect();

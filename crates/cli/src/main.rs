@@ -92,8 +92,9 @@ enum Command {
         /// Schema files or directories of `*.cql`.
         #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
         schema: Vec<PathBuf>,
-        /// The statistics file (TOML; see docs/stats.md).
-        #[arg(long, required_unless_present = "cluster", conflicts_with = "cluster")]
+        /// The statistics file (TOML; see docs/stats.md); with --cluster, its column sizes
+        /// and thresholds correct the assumed row size (measured figures win).
+        #[arg(long, required_unless_present = "cluster")]
         stats: Option<PathBuf>,
         /// Only this table (`ks.t`, or `t` when unambiguous).
         #[arg(long)]
@@ -392,8 +393,11 @@ fn main() -> ExitCode {
                         model,
                     ),
                     _ => cqlmodel_cli::size_live::run_once(
-                        &cluster,
-                        table.as_deref(),
+                        &cqlmodel_cli::size_live::SizeLiveArgs {
+                            cluster: cluster.clone(),
+                            table: table.clone(),
+                            stats: stats.clone(),
+                        },
                         json,
                         color,
                         model,

@@ -52,7 +52,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     let mut input_problems: Vec<Diagnostic> = Vec::new();
     let known: Vec<&str> = RULES.iter().map(|r| r.name).collect();
 
-    let config = match config_path(args.config.as_deref()) {
+    let mut config = match config_path(args.config.as_deref()) {
         None => Config::default(),
         Some(path) => match read_source(&path, &mut sources) {
             Ok(file) => {
@@ -86,6 +86,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
             Err(e) => return plain_error(&e.to_string(), args),
         }
     };
+    config.deployed = live_file.is_some();
     input_problems.extend(loaded.diagnostics.iter().cloned());
     let mut suppressions = loaded.suppressions.clone();
 
@@ -133,6 +134,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     let mut findings = review(&input, &config);
     drop(progress);
     if let Some(file) = live_file {
+        crate::review_live::point_fixes_at_migrate(&mut findings, &loaded.schema, &args.cluster);
         crate::review_live::point_at_tables(&mut findings, file, &args.cluster, &mut sources);
         crate::review_live::point_at_tables(&mut input_problems, file, &args.cluster, &mut sources);
     }

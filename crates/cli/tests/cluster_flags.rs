@@ -1,5 +1,5 @@
 //! The cluster flags, one definition for diagnose, migrate, review and size: each
-//! command's `--help` lists the same seven flags with the same text, and the new
+//! command's `--help` lists the same nine flags with the same text, and the new
 //! `review --cluster` / `size --cluster` fail like diagnose does on an unreachable
 //! cluster or a contradictory command line.
 
@@ -17,12 +17,14 @@ fn cqlmodel() -> Command {
     cmd
 }
 
-const FLAGS: [&str; 7] = [
+const FLAGS: [&str; 9] = [
     "--cluster <HOST[:PORT]>",
     "--username <USERNAME>",
     "--password <PASSWORD>",
     "--ssl",
     "--ca-file <PEM>",
+    "--cert <PEM>",
+    "--key <PEM>",
     "--dc <DATACENTER>",
     "--connect-timeout <SECONDS>",
 ];
@@ -38,7 +40,7 @@ fn flag_help(help: &str, flag: &str) -> String {
 }
 
 #[test]
-fn every_cluster_command_has_the_same_seven_flags() {
+fn every_cluster_command_has_the_same_nine_flags() {
     let helps: Vec<(&str, String)> = ["diagnose", "migrate", "review", "size"]
         .into_iter()
         .map(|c| {
@@ -93,6 +95,14 @@ fn schema_files_and_a_cluster_do_not_mix() {
     assert!(err.contains("cannot be used with"), "{err}");
     let err = fails_fast(&["size", "schema.cql", "--cluster", "127.0.0.1:1"]);
     assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[test]
+fn a_client_certificate_needs_its_key() {
+    for command in ["diagnose", "migrate", "review", "size"] {
+        let err = fails_fast(&[command, "--cluster", "127.0.0.1:1", "--cert", "client.pem"]);
+        assert!(err.contains("--key"), "{command}: {err}");
+    }
 }
 
 #[test]

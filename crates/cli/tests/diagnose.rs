@@ -44,6 +44,14 @@ fn json_carries_the_fix_cql_and_what_was_read() {
     assert_eq!(first["line"], 50);
     let cql = first["fix"]["cql"].as_str().expect("CQL");
     assert!(cql.contains("PRIMARY KEY ((device_id, day), ts)"), "{cql}");
+    // The finding's own numbers: the p99 it measured, on which node, against which limit.
+    let e = &first["evidence"][0];
+    assert_eq!(e["measure"], "partition_bytes");
+    assert_eq!(e["statistic"], "p99");
+    assert_eq!(e["unit"], "bytes");
+    assert_eq!(e["node"], "node");
+    assert_eq!(e["limit"], v["limits"]["partition_bytes"]);
+    assert!(e["value"].as_f64().is_some_and(|b| b > 100e6), "{e}");
 }
 
 #[test]
@@ -69,7 +77,16 @@ fn sarif_validates_against_the_sarif_schema() {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
     let results = sarif["runs"][0]["results"].as_array().expect("results");
-    assert!(results.iter().any(|r| r["ruleId"] == "DG001"));
+    let large = results
+        .iter()
+        .find(|r| r["ruleId"] == "DG001")
+        .expect("DG001");
+    assert!(
+        large
+            .to_string()
+            .contains("measured: partition_bytes p99 = 130 MB on node"),
+        "SARIF shows the finding's figure: {large}"
+    );
 }
 
 #[test]

@@ -78,6 +78,11 @@ pub struct ClusterOptions {
     /// The CA certificate (PEM) that signed the nodes' certificates; with TLS and
     /// no CA file, the system's trust store is used.
     pub ca_file: Option<PathBuf>,
+    /// The client certificate (PEM) a node with `require_client_auth: true`
+    /// asks for; given with [`ClusterOptions::client_key`].
+    pub client_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM, unencrypted).
+    pub client_key: Option<PathBuf>,
     /// The local datacenter: requests go to its nodes, and only its nodes' tables are read.
     pub datacenter: Option<String>,
 }

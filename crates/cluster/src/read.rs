@@ -42,6 +42,26 @@ fn tls_context(options: &ClusterOptions) -> Result<openssl::ssl::SslContext, Clu
             .set_default_verify_paths()
             .map_err(|e| failed(e.to_string()))?,
     }
+    match (&options.client_cert, &options.client_key) {
+        (Some(cert), Some(key)) => {
+            builder
+                .set_certificate_chain_file(cert)
+                .map_err(|e| failed(format!("--cert {}: {e}", cert.display())))?;
+            builder
+                .set_private_key_file(key, openssl::ssl::SslFiletype::PEM)
+                .map_err(|e| failed(format!("--key {}: {e}", key.display())))?;
+            builder.check_private_key().map_err(|e| {
+                failed(format!(
+                    "--key {} is not the key of --cert {}: {e}",
+                    key.display(),
+                    cert.display()
+                ))
+            })?;
+        }
+        (Some(_), None) => return Err(failed("--cert needs --key (its private key)".into())),
+        (None, Some(_)) => return Err(failed("--key needs --cert (its certificate)".into())),
+        (None, None) => {}
+    }
     builder.set_verify(SslVerifyMode::PEER);
     Ok(builder.build())
 }
@@ -61,7 +81,7 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
     if let Some(user) = &options.username {
         builder = builder.user(user, options.password.clone().unwrap_or_default());
     }
-    if options.ssl || options.ca_file.is_some() {
+    if uses_tls(options) {
         builder = builder.tls_context(Some(tls_context(options)?));
     }
     if let Some(dc) = &options.datacenter {
@@ -97,8 +117,16 @@ async fn connect(options: &ClusterOptions) -> Result<Session, ClusterError> {
 
 /// The likely cause of a failed connection, in the user's terms: the driver
 /// reports a TLS mismatch as an OpenSSL error or as a reset connection.
+/// `--ssl`, or a flag that only means something with TLS.
+fn uses_tls(options: &ClusterOptions) -> bool {
+    options.ssl
+        || options.ca_file.is_some()
+        || options.client_cert.is_some()
+        || options.client_key.is_some()
+}
+
 fn connect_hint(message: &str, options: &ClusterOptions) -> String {
-    let tls = options.ssl || options.ca_file.is_some();
+    let tls = uses_tls(options);
     if message.contains("certificate verify failed") {
         return match &options.ca_file {
             Some(ca) => format!(
@@ -112,6 +140,26 @@ fn connect_hint(message: &str, options: &ClusterOptions) -> String {
         || message.contains("Failed to read the frame header");
     if !tls && reset {
         return " (the node closed the connection at once: if it requires TLS (client_encryption_options), connect with --ssl and --ca-file)".to_string();
+    }
+    // A node with require_client_auth ends the handshake with an alert when no
+    // (or an unknown) client certificate is offered.
+    // With TLS 1.3 the client learns of the refusal only when its first request
+    // finds the connection closed.
+    let closed_after_handshake =
+        message.contains("Connection broken") || message.contains("Failed to send/receive data");
+    let refused_client = message.contains("certificate required")
+        || closed_after_handshake
+        || message.contains("alert bad certificate")
+        || message.contains("alert unknown ca")
+        || message.contains("alert handshake failure");
+    if tls && refused_client {
+        return match &options.client_cert {
+            None => " (the node closed the TLS connection: if it requires a client certificate (require_client_auth), give one signed by a CA the node trusts with --cert and --key)".to_string(),
+            Some(cert) => format!(
+                " (the node closed the TLS connection: it may have refused the client certificate --cert {}, which must be signed by a CA in the node's truststore)",
+                cert.display()
+            ),
+        };
     }
     if tls && (message.contains("wrong version number") || message.contains("unexpected eof")) {
         return " (the TLS handshake failed: the node may not use TLS on this port; try without --ssl)".to_string();
@@ -287,6 +335,40 @@ mod tests {
         let reset = "Failed to read the frame header: Connection reset by peer (os error 104)";
         assert!(connect_hint(reset, &plain).contains("--ssl"));
         assert_eq!(connect_hint("Connection refused", &plain), "");
+    }
+
+    #[test]
+    fn a_refused_client_certificate_is_explained() {
+        let alert = "Last connection failed with: error:0A00045C:SSL routines::tlsv13 alert certificate required";
+        let none = ClusterOptions {
+            ssl: true,
+            ..ClusterOptions::default()
+        };
+        assert!(connect_hint(alert, &none).contains("--cert and --key"));
+        let with = ClusterOptions {
+            client_cert: Some("client.pem".into()),
+            client_key: Some("client.key".into()),
+            ..ClusterOptions::default()
+        };
+        assert!(connect_hint("SSL alert bad certificate", &with).contains("--cert client.pem"));
+        // TLS 1.3: the refusal shows as a closed connection on the first request.
+        let broken = "Failed to perform a connection setup request. Request: OPTIONS, reason: Connection broken";
+        assert!(connect_hint(broken, &none).contains("--cert and --key"));
+    }
+
+    #[test]
+    fn a_cert_without_its_key_is_refused_before_connecting() {
+        let options = ClusterOptions {
+            contact_points: vec!["127.0.0.1:1".to_string()],
+            connect_timeout: Duration::from_secs(1),
+            client_cert: Some("/nonexistent/client.pem".into()),
+            ..ClusterOptions::default()
+        };
+        let message = read_cluster(&options)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.contains("--cert needs --key"), "{message}");
     }
 
     #[test]

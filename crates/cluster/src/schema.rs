@@ -203,6 +203,11 @@ fn key_and_order(cols: &[&ColumnRow]) -> (String, String) {
     (key, order)
 }
 
+/// `default_time_to_live` when a table sets none.
+const DEFAULT_TTL: i32 = 0;
+/// `gc_grace_seconds` when a table sets none (ten days).
+const DEFAULT_GC_GRACE: i32 = 864_000;
+
 fn create_table(
     ks: &str,
     t: &str,
@@ -224,10 +229,13 @@ fn create_table(
         with.push(order);
     }
     if let Some((_, _, ttl, gc, compaction, compression, caching)) = options {
-        if let Some(ttl) = ttl {
+        // Cassandra's defaults (no TTL, ten days of grace) are left out, as a user
+        // would have written the table: a fix printed from it then shows only what
+        // the deployed table sets.
+        if let Some(ttl) = ttl.filter(|t| *t != DEFAULT_TTL) {
             with.push(format!("default_time_to_live = {ttl}"));
         }
-        if let Some(gc) = gc {
+        if let Some(gc) = gc.filter(|g| *g != DEFAULT_GC_GRACE) {
             with.push(format!("gc_grace_seconds = {gc}"));
         }
         for (name, map) in [
@@ -433,9 +441,39 @@ mod tests {
         assert_eq!(
             text,
             "CREATE KEYSPACE iot WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'};\n\
-             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND gc_grace_seconds = 864000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'} AND comment = 'sensor readings' AND bloom_filter_fp_chance = 0.1;\n\
+             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'} AND comment = 'sensor readings' AND bloom_filter_fp_chance = 0.1;\n\
              CREATE CUSTOM INDEX readings_temperature ON iot.readings (temperature) USING 'org.apache.cassandra.index.sai.StorageAttachedIndex';\n\
              CREATE MATERIALIZED VIEW iot.readings_by_ts AS SELECT ts, device_id FROM iot.readings WHERE ts IS NOT NULL AND device_id IS NOT NULL PRIMARY KEY ((ts), device_id);\n"
+        );
+    }
+
+    #[test]
+    fn a_table_at_the_defaults_has_no_with_clause() {
+        let cols = [col("plain", "k", "none", "partition_key", 0, "int")];
+        let row = (
+            "ks".to_string(),
+            "plain".to_string(),
+            Some(0),
+            Some(864_000),
+            None,
+            None,
+            None,
+        );
+        let text = create_table("ks", "plain", cols.iter().collect(), Some(&row), None);
+        assert_eq!(text, "CREATE TABLE ks.plain (k int, PRIMARY KEY ((k)));\n");
+        let shorter = (
+            row.0.clone(),
+            row.1.clone(),
+            Some(60),
+            Some(3_600),
+            None,
+            None,
+            None,
+        );
+        let text = create_table("ks", "plain", cols.iter().collect(), Some(&shorter), None);
+        assert!(
+            text.contains("WITH default_time_to_live = 60 AND gc_grace_seconds = 3600"),
+            "{text}"
         );
     }
 }

@@ -36,7 +36,7 @@ mod tablestats_tree;
 mod yaml;
 
 pub use analyze::rules::{DiagRule, RULES};
-pub use analyze::{DiagnoseInput, diagnose};
+pub use analyze::{DiagnoseInput, Evidence, Finding, Unit, diagnose, diagnose_findings};
 pub use error::{ParseProblem, ProblemKind};
 pub use model::{
     HistogramRow, InputFormat, NodeStats, NodeStatus, Origin, Percentile, TableHistogram,

@@ -338,3 +338,64 @@ fn a_live_largest_partition_names_the_system_view() {
         skew.message
     );
 }
+
+#[test]
+fn each_finding_carries_its_own_numbers() {
+    let schema = schema();
+    let mut sources = SourceMap::new();
+    let parsed = inputs(&mut sources);
+    let stats: Vec<_> = parsed.iter().flat_map(|p| p.stats.clone()).collect();
+    let histograms: Vec<_> = parsed.iter().flat_map(|p| p.histograms.clone()).collect();
+    let input = DiagnoseInput {
+        stats: &stats,
+        histograms: &histograms,
+        status: &[],
+        schema: Some(&schema),
+        thresholds: Thresholds::default(),
+        data_age: None,
+    };
+    let findings = cqlmodel_diagnose::diagnose_findings(&input);
+    let of = |code: &str| {
+        findings
+            .iter()
+            .find(|f| {
+                f.diagnostic.code == code && f.diagnostic.table.as_deref() == Some("iot.readings")
+            })
+            .unwrap_or_else(|| panic!("{code} on iot.readings"))
+    };
+    let large = &of("DG001").evidence[0];
+    assert_eq!((large.measure, large.statistic), ("partition_bytes", "p99"));
+    assert_eq!(large.limit, Some(Thresholds::default().partition_bytes));
+    assert!(
+        large.value > Thresholds::default().partition_bytes,
+        "{large:?}"
+    );
+    assert_eq!(large.node.as_deref(), Some("node1"));
+    assert_eq!(large.source, "tablehistograms");
+    assert!(
+        of("DG001")
+            .diagnostic
+            .message
+            .contains(&cqlmodel_stats::units::format_bytes(large.value)),
+        "the message states the same figure"
+    );
+    let wide = &of("DG002").evidence[0];
+    assert_eq!(
+        (wide.measure, wide.unit),
+        ("partition_rows", cqlmodel_diagnose::Unit::Rows)
+    );
+    assert!(wide.value > Thresholds::default().partition_rows);
+    let skew = &of("DG003").evidence[0];
+    assert!(skew.value >= 10.0 && skew.limit == Some(10.0), "{skew:?}");
+    let sstables = &of("DG006").evidence[0];
+    assert_eq!(sstables.limit, Some(10.0), "SSTables per read: p99 of 10");
+    assert!(!of("DG007").evidence.is_empty());
+    // Every table finding says what it measured.
+    for f in findings.iter().filter(|f| f.diagnostic.table.is_some()) {
+        assert!(
+            !f.evidence.is_empty(),
+            "{} has no figure",
+            f.diagnostic.message
+        );
+    }
+}

@@ -107,6 +107,25 @@ async fn review_cluster_flags_the_deployed_anti_pattern() {
     );
     assert_eq!(unbounded["file"], where_.as_str());
     assert!(unbounded["line"].is_null(), "no line in the rebuilt DDL");
+    // The fix of a deployed table: no option the node holds at its default, no
+    // annotation there is no file for, and the way there is `migrate --cluster`.
+    // The review JSON's fix is the description, a newline, then the CQL.
+    let fix = unbounded["fix"].as_str().expect("a fix");
+    let (description, replacement) = fix.split_once('\n').expect("a fix with its CQL");
+    assert!(replacement.contains("CREATE TABLE"), "{fix}");
+    for default in [
+        "default_time_to_live",
+        "gc_grace_seconds",
+        "speculative_retry",
+    ] {
+        assert!(!replacement.contains(default), "{default} in {replacement}");
+    }
+    assert!(description.contains("migrate --cluster"), "{fix}");
+    assert!(
+        !out.stdout.contains("@ttl"),
+        "no `-- @ttl` advice for a deployed schema: {}",
+        out.stdout
+    );
     let filtering = of("allow-filtering").expect("ALLOW FILTERING is flagged");
     assert_eq!(filtering["severity"], "error");
     assert!(
@@ -208,53 +227,53 @@ async fn size_cluster_reports_measured_sizes_and_says_what_is_assumed() {
         eprintln!("CQLMODEL_TEST_NODETOOL is not set: the sizes cannot be flushed; stopping");
         return;
     }
-    let cluster = ClusterArgs {
-        cluster: vec![node.contact().to_string()],
-        connect_timeout: 10,
-        ..ClusterArgs::default()
+    let args = cqlmodel_cli::size_live::SizeLiveArgs {
+        cluster: ClusterArgs {
+            cluster: vec![node.contact().to_string()],
+            connect_timeout: 10,
+            ..ClusterArgs::default()
+        },
+        table: Some("size_live.chunks".to_string()),
+        stats: None,
     };
-    let text_cluster = cluster.clone();
-    let (stdout, _, code) = tokio::task::spawn_blocking(move || {
-        cqlmodel_cli::size_live::run(&cluster, Some("size_live.chunks"), true, false)
-    })
-    .await
-    .expect("size ran");
+    let text_args = args.clone();
+    let (stdout, _, code) =
+        tokio::task::spawn_blocking(move || cqlmodel_cli::size_live::run(&args, true, false))
+            .await
+            .expect("size ran");
     let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     eprintln!(
         "{}",
-        serde_json::to_string_pretty(&json["tables"]).unwrap_or_default()
+        serde_json::to_string_pretty(&json).unwrap_or_default()
     );
     assert_eq!(code, 0, "3 MB is within the thresholds");
-    let tables = json["tables"].as_array().expect("tables");
+    let tables = json
+        .as_array()
+        .expect("an array of tables, as offline size");
     assert_eq!(tables.len(), 1, "--table keeps one table");
     let t = &tables[0];
     assert_eq!(t["table"], "size_live.chunks");
-    let measured = &t["measured"];
-    let partitions = measured["partitions"]["value"]
-        .as_u64()
-        .expect("a partition estimate");
+    let partitions = t["partitions"].as_u64().expect("a partition estimate");
     assert!(partitions >= 1, "{partitions}");
-    assert_eq!(measured["partitions"]["source"], "system.table_estimates");
-    let max = measured["max_partition_bytes"]["value"]
-        .as_u64()
-        .expect("a maximum");
+    assert_eq!(t["sources"]["partitions"], "system.table_estimates");
+    assert_eq!(t["measured"]["partitions"]["value"], partitions);
+    let max = t["bytes_per_partition"]["max"].as_u64().expect("a maximum");
     assert!(
         (2 << 20..=4 << 20).contains(&max),
         "the 3 MB partition, in whole MiB: {max}"
     );
-    let mean = measured["mean_partition_bytes"]["value"]
-        .as_u64()
-        .expect("a mean");
+    let mean = t["bytes_per_partition"]["mean"].as_u64().expect("a mean");
     assert!(mean < max, "mean {mean} under max {max}");
     // The rows are assumed: the measured bytes over the schema's row size with a blob of
     // the default size, far smaller than the 1 KB written, so they overestimate; the
     // output shows the row size it divided by.
-    let rows = t["assumed"]["rows_per_max_partition"]
+    let rows = t["rows_per_partition"]["max"]
         .as_u64()
         .expect("assumed rows");
-    let row_bytes = t["assumed"]["row_bytes"]
+    let row_bytes = t["row_bytes"]["value"]
         .as_u64()
         .expect("the assumed row size");
+    assert_eq!(t["row_bytes"]["source"], "assumed");
     assert!(row_bytes > 0 && row_bytes < 1024, "{row_bytes}");
     let expected = max / row_bytes;
     assert!(
@@ -263,16 +282,50 @@ async fn size_cluster_reports_measured_sizes_and_says_what_is_assumed() {
     );
     assert_eq!(t["not_measured"], serde_json::json!(["p50", "p95", "p99"]));
 
-    let (text, _, _) = tokio::task::spawn_blocking(move || {
-        cqlmodel_cli::size_live::run(&text_cluster, Some("size_live.chunks"), false, false)
-    })
-    .await
-    .expect("size ran");
+    let mut stats_args = text_args.clone();
+    let (text, _, _) =
+        tokio::task::spawn_blocking(move || cqlmodel_cli::size_live::run(&text_args, false, false))
+            .await
+            .expect("size ran");
     eprintln!("{text}");
     assert!(text.contains("measured  max partition size"), "{text}");
     assert!(text.contains("assumed   rows, max partition"), "{text}");
     assert!(
         text.contains("p50/p95/p99 partition size: not measured"),
         "{text}"
+    );
+
+    // --stats: the 1 KB blob the test wrote corrects the row size, so the rows of the
+    // largest partition come out near the 3,000 written; the measured bytes stay.
+    let dir = std::env::temp_dir().join(format!("cqlmodel-size-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let stats = dir.join("stats.toml");
+    std::fs::write(
+        &stats,
+        "[table.\"size_live.chunks\"]\nrows = 3020\n\n[table.\"size_live.chunks\".column.data]\navg_size = 1024\n",
+    )
+    .expect("stats file");
+    stats_args.stats = Some(stats);
+    let (stdout, stderr, code) =
+        tokio::task::spawn_blocking(move || cqlmodel_cli::size_live::run(&stats_args, true, false))
+            .await
+            .expect("size ran");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let t = &json[0];
+    assert_eq!(t["row_bytes"]["source"], "stats");
+    assert_eq!(
+        t["bytes_per_partition"]["max"], max,
+        "the measured max wins"
+    );
+    assert_eq!(
+        t["sources"]["bytes_per_partition.max"],
+        "system_views.max_partition_size"
+    );
+    let rows = t["rows_per_partition"]["max"].as_u64().expect("rows");
+    assert!(
+        (1_500..=4_500).contains(&rows),
+        "{rows} rows in the largest partition (3,000 written; the max is in whole MiB)"
     );
 }

@@ -3,6 +3,9 @@
 //! by the CA in `$CQLMODEL_TEST_TLS_DIR/ca.pem`). With the right CA the cluster is read;
 //! with a CA that signed nothing (`other-ca.pem`), or without TLS, the read fails with a
 //! message that says why. Without `CQLMODEL_TEST_TLS_DIR` the tests say so and stop.
+//! The `mtls_` tests run against `start mtls` (`require_client_auth: true`,
+//! `CQLMODEL_TEST_MTLS=1`): `--cert/--key` signed by the CA connect; no client
+//! certificate, or one signed by another CA, fails with a message naming `--cert`.
 
 use std::path::PathBuf;
 
@@ -70,5 +73,61 @@ fn tls_required_by_the_node_and_not_asked_for_fails_clearly() {
     assert!(
         message.contains("--ssl"),
         "the message suggests --ssl: {message}"
+    );
+}
+
+/// The node of `scripts/cassandra.sh start mtls` (`require_client_auth: true`), when
+/// `CQLMODEL_TEST_MTLS=1` says the node at the contact point is that one.
+fn mtls_dir() -> Option<PathBuf> {
+    if std::env::var("CQLMODEL_TEST_MTLS").is_err() {
+        eprintln!("CQLMODEL_TEST_MTLS is not set: no node requiring client certificates; stopping");
+        return None;
+    }
+    tls_dir()
+}
+
+fn with_client(dir: &std::path::Path, who: &str) -> ClusterArgs {
+    ClusterArgs {
+        cert: Some(dir.join(format!("{who}.pem"))),
+        key: Some(dir.join(format!("{who}.key"))),
+        ..args(Some(dir.join("ca.pem")), true)
+    }
+}
+
+#[test]
+#[ignore = "needs the mtls node: scripts/test-cassandra.sh"]
+fn mtls_with_a_client_certificate_reads_the_cluster() {
+    let Some(dir) = mtls_dir() else { return };
+    let snapshot = read_cluster(&with_client(&dir, "client").options())
+        .unwrap_or_else(|e| panic!("a client certificate the node's CA signed: {e}"));
+    assert!(snapshot.release_version.is_some(), "{snapshot:?}");
+    assert_eq!(snapshot.nodes.len(), 1);
+}
+
+#[test]
+#[ignore = "needs the mtls node: scripts/test-cassandra.sh"]
+fn mtls_without_a_client_certificate_fails_clearly() {
+    let Some(dir) = mtls_dir() else { return };
+    let error = read_cluster(&args(Some(dir.join("ca.pem")), true).options())
+        .expect_err("no client certificate for a node that requires one");
+    let message = error.to_string();
+    eprintln!("{message}");
+    assert!(
+        message.contains("client certificate") && message.contains("--cert"),
+        "the message names the missing client certificate and the flag: {message}"
+    );
+}
+
+#[test]
+#[ignore = "needs the mtls node: scripts/test-cassandra.sh"]
+fn mtls_with_a_certificate_the_node_does_not_trust_fails_clearly() {
+    let Some(dir) = mtls_dir() else { return };
+    let error = read_cluster(&with_client(&dir, "other-client").options())
+        .expect_err("a client certificate signed by a CA the node does not trust");
+    let message = error.to_string();
+    eprintln!("{message}");
+    assert!(
+        message.contains("other-client.pem"),
+        "the message names the refused certificate: {message}"
     );
 }

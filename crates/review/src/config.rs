@@ -105,6 +105,9 @@ pub struct Config {
     pub profile: Profile,
     /// Per-table hints by `ks.t`, TTLs already converted to seconds.
     pub table_ttls: BTreeMap<String, u64>,
+    /// The schema was read from a live cluster (`review --cluster`): there is no
+    /// schema file, so advice never points at annotations above a CREATE TABLE.
+    pub deployed: bool,
 }
 
 #[derive(Deserialize)]
@@ -198,6 +201,7 @@ impl Config {
             thresholds: raw.thresholds,
             profile: raw.profile,
             table_ttls,
+            deployed: false,
         })
     }
 

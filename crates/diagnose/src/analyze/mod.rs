@@ -3,6 +3,7 @@
 //! tables; with the key change when the schema is given.
 
 mod context;
+mod evidence;
 mod fix;
 mod nodes;
 mod ownership;
@@ -18,6 +19,7 @@ use cqlmodel_stats::Thresholds;
 
 use crate::model::{NodeStats, NodeStatus, TableHistogram};
 
+pub use evidence::{Evidence, Finding, Unit};
 pub use fix::{Change, Measured, propose};
 pub use reads::{
     READ_MEAN_MS_WARN, READ_P99_US_WARN, SSTABLES_WARN, TOMBSTONE_FAIL, TOMBSTONE_WARN,
@@ -40,6 +42,14 @@ pub struct DiagnoseInput<'a> {
 
 /// Every finding, grouped by table in name order, then the hot tables.
 pub fn diagnose(input: &DiagnoseInput<'_>) -> Vec<Diagnostic> {
+    diagnose_findings(input)
+        .into_iter()
+        .map(|f| f.diagnostic)
+        .collect()
+}
+
+/// [`diagnose`], each finding with the figures it is about (value, limit, node).
+pub fn diagnose_findings(input: &DiagnoseInput<'_>) -> Vec<Finding> {
     let cx = context::Context {
         schema: input.schema,
         thresholds: input.thresholds,
@@ -48,16 +58,20 @@ pub fn diagnose(input: &DiagnoseInput<'_>) -> Vec<Diagnostic> {
         ownership: ownership::ownership(input.status),
     };
     let views = table_views(input.stats, input.histograms);
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = Vec::new();
     for view in &views {
         out.extend(partitions::check(view, &cx));
         out.extend(nodes::imbalance(view, &cx));
         out.extend(reads::check(view, &cx));
     }
     out.extend(nodes::hot_tables(&views, &cx));
-    out.extend(ownership::check(input.status));
-    for d in &mut out {
-        d.notes.retain(|n| !n.is_empty());
+    out.extend(
+        ownership::check(input.status)
+            .into_iter()
+            .map(Finding::from),
+    );
+    for f in &mut out {
+        f.diagnostic.notes.retain(|n| !n.is_empty());
     }
     out
 }

@@ -1,10 +1,11 @@
 //! Cluster-wide checks: one node holding or serving much more of a table than
 //! the others (DG004), and the tables that take most of the traffic (DG008).
 
-use cqlmodel_diagnostics::{Diagnostic, Severity};
+use cqlmodel_diagnostics::Severity;
 use cqlmodel_stats::units::{format_bytes, format_count};
 
 use super::context::Context;
+use super::evidence::{Evidence, Finding, Unit};
 use super::rules::{HOT_TABLE, NODE_IMBALANCE};
 use super::view::TableView;
 use crate::model::TableStats;
@@ -26,11 +27,12 @@ const MEASURES: [Measure; 3] = [
     ),
 ];
 
-pub fn imbalance(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
+pub fn imbalance(view: &TableView<'_>, cx: &Context<'_>) -> Option<Finding> {
     if view.nodes.len() < 2 {
         return None;
     }
     let mut parts = Vec::new();
+    let mut figures = Vec::new();
     let mut worst: Option<(&str, f64)> = None;
     for (what, field, floor) in MEASURES {
         let values: Vec<(&str, f64)> = view
@@ -63,6 +65,12 @@ pub fn imbalance(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
             values.len(),
             shown(mean)
         ));
+        figures.push(
+            Evidence::new("node_imbalance", "max/mean", max / mean, Unit::Ratio)
+                .limit(IMBALANCE_RATIO)
+                .on(node)
+                .from(format!("tablestats {what}, {} nodes", values.len())),
+        );
         if worst.is_none_or(|(_, r)| max / mean > r) {
             worst = Some((node, max / mean));
         }
@@ -91,11 +99,14 @@ pub fn imbalance(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
         ),
         None => "give `nodetool status` output too: if token ownership is even, a few partition-key values hold or receive most of the table (their replicas are the loaded nodes); spread them with a salt or a finer key".to_string(),
     };
-    Some(d.with_help(help))
+    Some(Finding {
+        diagnostic: d.with_help(help),
+        evidence: figures,
+    })
 }
 
 /// Tables taking at least half of all user-table reads or writes.
-pub fn hot_tables(views: &[TableView<'_>], cx: &Context<'_>) -> Vec<Diagnostic> {
+pub fn hot_tables(views: &[TableView<'_>], cx: &Context<'_>) -> Vec<Finding> {
     if views.len() < 2 {
         return Vec::new();
     }
@@ -115,18 +126,31 @@ pub fn hot_tables(views: &[TableView<'_>], cx: &Context<'_>) -> Vec<Diagnostic> 
         for (view, n) in views.iter().zip(&per_table) {
             let share = *n as f64 / total as f64;
             if share >= HOT_SHARE {
-                out.push(cx.finding(
-                    &HOT_TABLE,
-                    Severity::Info,
-                    view,
-                    format!(
-                        "{} takes {:.0}% of all local {what} ({} of {}, summed over the nodes)",
-                        view.qualified_name(),
-                        share * 100.0,
-                        format_count(*n as f64),
-                        format_count(total as f64)
-                    ),
-                ));
+                let measure = if what == "reads" {
+                    "read_share"
+                } else {
+                    "write_share"
+                };
+                let figure = Evidence::new(measure, "sum", share, Unit::Share)
+                    .limit(HOT_SHARE)
+                    .from(format!(
+                        "local {what}: {n} of {total}, summed over the nodes"
+                    ));
+                out.push(
+                    Finding::from(cx.finding(
+                        &HOT_TABLE,
+                        Severity::Info,
+                        view,
+                        format!(
+                            "{} takes {:.0}% of all local {what} ({} of {}, summed over the nodes)",
+                            view.qualified_name(),
+                            share * 100.0,
+                            format_count(*n as f64),
+                            format_count(total as f64)
+                        ),
+                    ))
+                    .with(figure),
+                );
             }
         }
     }

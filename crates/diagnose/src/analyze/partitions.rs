@@ -2,11 +2,12 @@
 //! (DG003). These are about the key, so the first of them on a table carries
 //! the key change (when the schema is known).
 
-use cqlmodel_diagnostics::{Diagnostic, Fix, Severity};
+use cqlmodel_diagnostics::{Fix, Severity};
 use cqlmodel_schema::Table;
 use cqlmodel_stats::units::{format_bytes, format_count};
 
 use super::context::Context;
+use super::evidence::{Evidence, Finding, Unit};
 use super::fix::{Measured, existing_bucket, key_text, propose, time_column};
 use super::rules::{LARGE_PARTITION, PARTITION_SKEW, WIDE_PARTITION};
 use super::view::TableView;
@@ -88,7 +89,7 @@ fn describe(r: &Reading<'_>, bytes: bool) -> String {
     format!("{v} ({}, {})", r.node, r.source)
 }
 
-pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Diagnostic> {
+pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Finding> {
     let s = sizes(view);
     let table = cx.table(view);
     let limit = cx.thresholds.partition_bytes;
@@ -109,9 +110,16 @@ pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Diagnostic> {
             describe(&r, true),
             format_bytes(limit)
         );
+        let figure = Evidence::new("partition_bytes", statistic(which), r.value, Unit::Bytes)
+            .limit(limit)
+            .on(r.node)
+            .from(r.source);
         out.push(
-            cx.finding(&LARGE_PARTITION, sev, view, msg)
-                .with_note(size_note(view, &s)),
+            Finding::from(
+                cx.finding(&LARGE_PARTITION, sev, view, msg)
+                    .with_note(size_note(view, &s)),
+            )
+            .with(figure),
         );
     }
 
@@ -146,14 +154,23 @@ pub fn check<'a>(view: &TableView<'a>, cx: &Context<'_>) -> Vec<Diagnostic> {
             }
             None => "without --schema each cell counts as a row: an upper bound".to_string(),
         };
-        out.push(cx.finding(&WIDE_PARTITION, sev, view, msg).with_note(note));
+        let figure = Evidence::new("partition_rows", statistic(which), r.value, Unit::Rows)
+            .limit(limit_rows)
+            .on(r.node)
+            .from(r.source);
+        out.push(
+            Finding::from(cx.finding(&WIDE_PARTITION, sev, view, msg).with_note(note)).with(figure),
+        );
     }
 
-    if let Some(msg) = skew(view, &s, limit) {
+    if let Some((msg, figure)) = skew(view, &s, limit) {
         out.push(
-            cx.finding(&PARTITION_SKEW, Severity::Warning, view, msg)
-                .with_note(size_note(view, &s))
-                .with_note(top_note(view)),
+            Finding::from(
+                cx.finding(&PARTITION_SKEW, Severity::Warning, view, msg)
+                    .with_note(size_note(view, &s))
+                    .with_note(top_note(view)),
+            )
+            .with(figure),
         );
     }
     attach_key_change(&mut out, view, cx, &s, per_row);
@@ -172,25 +189,38 @@ fn mean_source(view: &TableView<'_>) -> &'static str {
 
 /// The largest partition ≥ 10× the typical one (histogram max / p50, else
 /// tablestats max / mean), when it is large enough to matter (≥ a tenth of the limit).
-fn skew(view: &TableView<'_>, s: &Sizes<'_>, limit: f64) -> Option<String> {
+/// The largest ÷ typical partition size at which a table is called skewed.
+const SKEW_RATIO: f64 = 10.0;
+
+fn skew(view: &TableView<'_>, s: &Sizes<'_>, limit: f64) -> Option<(String, Evidence)> {
     let max = s.max?;
     if max.value < limit / 10.0 {
         return None;
     }
-    let (typical, what) = match (s.p50, s.mean) {
-        (Some(p50), _) if p50.value > 0.0 => (p50.value, "the median (p50)"),
-        (_, Some(mean)) if mean > 0.0 => (mean, "the mean"),
+    let (typical, what, statistic) = match (s.p50, s.mean) {
+        (Some(p50), _) if p50.value > 0.0 => (p50.value, "the median (p50)", "max/p50"),
+        (_, Some(mean)) if mean > 0.0 => (mean, "the mean", "max/mean"),
         _ => return None,
     };
     let ratio = max.value / typical;
-    (ratio >= 10.0).then(|| {
-        format!(
+    (ratio >= SKEW_RATIO).then(|| {
+        let msg = format!(
             "the largest partition of {} ({}) is {ratio:.0}× {what} ({}): a few key values hold far more rows than the rest",
             view.qualified_name(),
             describe(&max, true),
             format_bytes(typical)
-        )
+        );
+        let figure = Evidence::new("partition_skew", statistic, ratio, Unit::Ratio)
+            .limit(SKEW_RATIO)
+            .on(max.node)
+            .from(format!("largest {} ÷ {what} {}", format_bytes(max.value), format_bytes(typical)));
+        (msg, figure)
     })
+}
+
+/// `p99` or `max`, from the words of the message.
+fn statistic(which: &str) -> &'static str {
+    if which == "p99" { "p99" } else { "max" }
 }
 
 fn size_note(view: &TableView<'_>, s: &Sizes<'_>) -> String {
@@ -236,13 +266,13 @@ fn top_note(view: &TableView<'_>) -> String {
 
 /// The first key finding gets the key's reason and the change.
 fn attach_key_change(
-    out: &mut [Diagnostic],
+    out: &mut [Finding],
     view: &TableView<'_>,
     cx: &Context<'_>,
     s: &Sizes<'_>,
     per_row: Option<f64>,
 ) {
-    let Some(first) = out.first_mut() else {
+    let Some(first) = out.first_mut().map(|f| &mut f.diagnostic) else {
         return;
     };
     let Some(table) = cx.table(view) else {

@@ -2,10 +2,11 @@
 //! `tombstone_warn_threshold` (1,000) and `tombstone_failure_threshold`
 //! (100,000), SSTables per read (DG006) and local read latency (DG007).
 
-use cqlmodel_diagnostics::{Diagnostic, Severity};
+use cqlmodel_diagnostics::Severity;
 use cqlmodel_stats::units::format_count;
 
 use super::context::Context;
+use super::evidence::{Evidence, Finding, Unit};
 use super::fix::{key_text, time_column};
 use super::rules::{READ_LATENCY, SSTABLES_PER_READ, TOMBSTONES_PER_READ};
 use super::view::TableView;
@@ -19,7 +20,7 @@ pub const SSTABLES_WARN: f64 = 10.0;
 pub const READ_MEAN_MS_WARN: f64 = 10.0;
 pub const READ_P99_US_WARN: f64 = 50_000.0;
 
-pub fn check(view: &TableView<'_>, cx: &Context<'_>) -> Vec<Diagnostic> {
+pub fn check(view: &TableView<'_>, cx: &Context<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     out.extend(tombstones(view, cx));
     out.extend(sstables(view, cx));
@@ -27,7 +28,7 @@ pub fn check(view: &TableView<'_>, cx: &Context<'_>) -> Vec<Diagnostic> {
     out
 }
 
-fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
+fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Finding> {
     // The maximum per slice; where an output's maximum is not to be trusted, the mean.
     let (max, node) = view.stats_max(|t| {
         t.max_tombstones_per_slice.or_else(|| {
@@ -42,6 +43,18 @@ fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
     } else {
         return None;
     };
+    let figure = Evidence::new("tombstones_per_read", "max", max, Unit::Count)
+        .limit(if severity == Severity::Error {
+            TOMBSTONE_FAIL
+        } else {
+            TOMBSTONE_WARN
+        })
+        .on(node)
+        .from(if view.live {
+            "system_views.tombstones_per_read"
+        } else {
+            "tablestats Maximum tombstones per slice"
+        });
     let (threshold, consequence) = if severity == Severity::Error {
         ("tombstone_failure_threshold (100,000)", "such reads fail")
     } else {
@@ -104,10 +117,10 @@ fn tombstones(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
         }
         None => "give --schema to see the key the deletes land in".to_string(),
     };
-    Some(d.with_help(help))
+    Some(Finding::from(d.with_help(help)).with(figure))
 }
 
-fn sstables(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
+fn sstables(view: &TableView<'_>, cx: &Context<'_>) -> Option<Finding> {
     let (p99, node) = view.histogram_max(Percentile::P99, |r| r.sstables)?;
     if p99 < SSTABLES_WARN {
         return None;
@@ -129,10 +142,14 @@ fn sstables(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
         Some(None) => "partitions are updated over a long time: LeveledCompactionStrategy bounds SSTables per read; check compaction is keeping up (`nodetool compactionstats`)".to_string(),
         None => "give --schema to relate this to the table's key and compaction".to_string(),
     };
-    Some(d.with_help(help))
+    let figure = Evidence::new("sstables_per_read", "p99", p99, Unit::Count)
+        .limit(SSTABLES_WARN)
+        .on(node)
+        .from("tablehistograms");
+    Some(Finding::from(d.with_help(help)).with(figure))
 }
 
-fn latency(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
+fn latency(view: &TableView<'_>, cx: &Context<'_>) -> Option<Finding> {
     let p99 = view
         .histogram_max(Percentile::P99, |r| r.read_latency_us)
         .filter(|(v, _)| *v >= READ_P99_US_WARN);
@@ -143,19 +160,34 @@ fn latency(view: &TableView<'_>, cx: &Context<'_>) -> Option<Diagnostic> {
         return None;
     }
     let mut parts = Vec::new();
+    let mut figures = Vec::new();
     if let Some((v, n)) = p99 {
         parts.push(format!("p99 {:.1} ms on {n} (tablehistograms)", v / 1000.0));
+        figures.push(
+            Evidence::new("read_latency", "p99", v, Unit::Microseconds)
+                .limit(READ_P99_US_WARN)
+                .on(n)
+                .from("tablehistograms"),
+        );
     }
     if let Some((v, n)) = mean {
         parts.push(format!("mean {v:.1} ms on {n} (tablestats)"));
+        figures.push(
+            Evidence::new("read_latency", "mean", v, Unit::Milliseconds)
+                .limit(READ_MEAN_MS_WARN)
+                .on(n)
+                .from("tablestats"),
+        );
     }
-    Some(
-        cx.finding(
+    let d = cx.finding(
             &READ_LATENCY,
             Severity::Warning,
             view,
             format!("local reads of {} are slow: {}", view.qualified_name(), parts.join(", ")),
         )
-        .with_note("local latency is the replica's own time (no network, no coordinator): large partitions, tombstones and SSTables per read are the usual model-side causes; see the other findings on this table".to_string()),
-    )
+        .with_note("local latency is the replica's own time (no network, no coordinator): large partitions, tombstones and SSTables per read are the usual model-side causes; see the other findings on this table".to_string());
+    Some(Finding {
+        diagnostic: d,
+        evidence: figures,
+    })
 }

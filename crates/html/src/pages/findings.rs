@@ -29,6 +29,7 @@ const KNOWN: &[&str] = &[
     "notes",
     "help",
     "fix",
+    "evidence",
 ];
 
 /// Findings in groups of one table each, in order of first appearance.
@@ -107,8 +108,52 @@ fn finding(m: &mut Markup, f: &Value, sources: &Sources) {
             .close("p");
     }
     fix(m, f.get("fix"));
+    evidence(m, f);
     generic::other_fields(m, f, KNOWN);
     m.close("div");
+}
+
+/// The figures a diagnose finding is about (`evidence`): the measured value
+/// against its limit, with the node and source, as a table.
+fn evidence(m: &mut Markup, f: &Value) {
+    let rows = list(f, "evidence");
+    if rows.is_empty() {
+        return;
+    }
+    m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th>measured</th><th>value</th><th>limit</th><th>node</th><th>source</th></tr></thead><tbody>");
+    for e in rows {
+        let unit = text(e, "unit").unwrap_or("");
+        let shown = |key: &str| number(e, key).map_or("—".to_string(), |v| in_unit(v, unit));
+        m.open("tr", &[])
+            .el(
+                "td",
+                &[],
+                &format!(
+                    "{} {}",
+                    text_or_empty(e, "measure"),
+                    text_or_empty(e, "statistic")
+                ),
+            )
+            .el("td", &[("class", "num")], &shown("value"))
+            .el("td", &[("class", "num")], &shown("limit"))
+            .el("td", &[], text(e, "node").unwrap_or("all nodes"))
+            .el("td", &[], text_or_empty(e, "source"))
+            .close("tr");
+    }
+    m.raw("</tbody></table></div>");
+}
+
+/// A figure in its unit, as the text output writes it.
+fn in_unit(v: f64, unit: &str) -> String {
+    match unit {
+        "bytes" => super::units::format_bytes(v),
+        "rows" => format!("{} rows", super::units::format_count(v)),
+        "ms" => format!("{v:.1} ms"),
+        "us" => format!("{:.1} ms", v / 1000.0),
+        "ratio" => format!("{v:.1}×"),
+        "share" => format!("{:.0}%", v * 100.0),
+        _ => super::units::format_count(v),
+    }
 }
 
 /// `file:line:column · query q · rule r`, and the source line when known.

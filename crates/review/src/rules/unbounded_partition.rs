@@ -272,9 +272,15 @@ fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> 
     let (severity, reason) = growth_pace(cx, table, time_column);
     notes.push(reason);
     if severity == Severity::Warning {
-        notes.push(format!(
-            "unless rows expire: a TTL the application sets on each write does not show in the schema; give it as `-- @ttl 30d` above the CREATE TABLE or `[tables.\"{name}\"] ttl = \"30d\"` in cqlmodel.toml"
-        ));
+        notes.push(if cx.config.deployed {
+            format!(
+                "unless rows expire: a TTL the application sets on each write does not show in the schema; give it as `[tables.\"{name}\"] ttl = \"30d\"` in a cqlmodel.toml passed with --config (the schema was read from the cluster, so there is no CREATE TABLE to annotate)"
+            )
+        } else {
+            format!(
+                "unless rows expire: a TTL the application sets on each write does not show in the schema; give it as `-- @ttl 30d` above the CREATE TABLE or `[tables.\"{name}\"] ttl = \"30d\"` in cqlmodel.toml"
+            )
+        });
     }
     Some(Growth {
         time_column: Some(time_column),
