@@ -4,10 +4,10 @@
 
 use cqlmodel_cql::ast::{
     BindMarker, ColumnRef, Ident, InsertValues, Operator, QualifiedName, Relation, RelationKind,
-    Statement, StatementKind, Term, TermKind,
+    Selection, Selector, SelectorKind, Statement, StatementKind, Term, TermKind,
 };
-use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessKind, analyze};
+use cqlmodel_schema::{ColumnKind, Schema};
 use serde::Serialize;
 
 use crate::rebuild::{ColumnMap, ColumnSource};
@@ -252,6 +252,19 @@ impl RewriteCx<'_> {
                 Twin::Written
             }
             StatementKind::Select(sel) => {
+                if let Selection::Selectors(selectors) = &mut sel.selection {
+                    for x in selectors {
+                        self.rename_selector(x, notes);
+                    }
+                }
+                for r in &mut sel.where_clause {
+                    if let RelationKind::Column { column, .. }
+                    | RelationKind::ColumnIn { column, .. }
+                    | RelationKind::MapEntry { column, .. } = &mut r.kind
+                    {
+                        self.rename(column, notes);
+                    }
+                }
                 sel.where_clause = self.key_relations(&sel.where_clause, notes, false);
                 Twin::Written
             }
@@ -277,6 +290,39 @@ impl RewriteCx<'_> {
             ));
             *col = Ident::new(m.column.clone());
         }
+    }
+
+    /// A read's selector with the renamed columns' new names, at any depth.
+    fn rename_selector(&self, sel: &mut Selector, notes: &mut Vec<String>) {
+        match &mut sel.kind {
+            SelectorKind::Column(c)
+            | SelectorKind::WriteTime(c)
+            | SelectorKind::MaxWriteTime(c)
+            | SelectorKind::Ttl(c) => self.rename(c, notes),
+            SelectorKind::Function { args, .. } => {
+                for a in args {
+                    self.rename_selector(a, notes);
+                }
+            }
+            SelectorKind::Cast { selector, .. }
+            | SelectorKind::Field { selector, .. }
+            | SelectorKind::Element { selector, .. }
+            | SelectorKind::TypeHint { selector, .. }
+            | SelectorKind::Negate(selector) => self.rename_selector(selector, notes),
+            SelectorKind::Binary { left, right, .. } => {
+                self.rename_selector(left, notes);
+                self.rename_selector(right, notes);
+            }
+            SelectorKind::CountStar | SelectorKind::Term(_) => {}
+        }
+    }
+
+    /// Whether `column` is a clustering column of the new table (a read need not fix it).
+    fn is_new_clustering(&self, column: &str) -> bool {
+        self.new_schema
+            .table(self.old_keyspace, self.name_in_new)
+            .and_then(|t| t.column(column))
+            .is_some_and(|c| matches!(c.kind, ColumnKind::Clustering(..)))
     }
 
     fn insert_values(
@@ -365,6 +411,10 @@ impl RewriteCx<'_> {
                 .iter()
                 .any(|r| column_of(r).as_deref() == Some(&m.column))
             {
+                continue;
+            }
+            // A read reads a slice of the partition: only a write needs its whole key.
+            if !write && self.is_new_clustering(&m.column) {
                 continue;
             }
             let eq_value = |col: &str| {
