@@ -35,6 +35,7 @@ pub mod dry_run;
 pub mod dual_write;
 pub mod files;
 pub mod model;
+pub mod nested_types;
 pub mod objects;
 pub mod options;
 pub mod plan;
