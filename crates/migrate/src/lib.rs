@@ -46,6 +46,7 @@ pub mod spark;
 pub mod summary;
 pub mod table_diff;
 pub mod target;
+pub mod today;
 pub mod type_rebuild;
 pub mod verify;
 pub mod views;
