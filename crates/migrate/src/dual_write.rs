@@ -317,6 +317,14 @@ impl RewriteCx<'_> {
         }
     }
 
+    /// The type of the new table's column `column`, as CQL text.
+    fn type_of(&self, column: &str) -> Option<&str> {
+        self.columns
+            .iter()
+            .find(|m| m.column == column)
+            .map(|m| m.ty.as_str())
+    }
+
     /// Whether `column` is a clustering column of the new table (a read need not fix it).
     fn is_new_clustering(&self, column: &str) -> bool {
         self.new_schema
@@ -347,7 +355,7 @@ impl RewriteCx<'_> {
                         "{} = {expr}: computed from the value bound to {from}",
                         m.column
                     ));
-                    derived_term(expr, from, v)
+                    derived_term(expr, from, v, self.type_of(from))
                 }),
                 ColumnSource::Renamed { from } => value_of(from).map(|v| {
                     notes.push(format!(
@@ -434,7 +442,7 @@ impl RewriteCx<'_> {
                             "{} = {expr} of the value bound to {from}",
                             m.column
                         ));
-                        derived_term(expr, from, &v)
+                        derived_term(expr, from, &v, self.type_of(from))
                     }
                     None => {
                         notes.push(format!(
@@ -504,9 +512,16 @@ fn marker() -> Term {
     }
 }
 
-/// `todate(ts)` applied to the value bound to `ts`: `todate(?)`, `todate('2026-12-01 10:00')`.
-fn derived_term(expr: &str, from: &str, value: &Term) -> Term {
+/// `todate(ts)` applied to the value bound to `ts`: `todate((timestamp)?)`,
+/// `todate('2026-12-01 10:00')`. A bind marker carries `ts`'s type as a hint:
+/// Cassandra refuses a bare `todate(?)` ("Ambiguous call to function todate":
+/// it takes a timestamp or a timeuuid).
+fn derived_term(expr: &str, from: &str, value: &Term, from_type: Option<&str>) -> Term {
     let quoted = crate::cql_text::quote(from);
+    let value = match (&value.kind, from_type) {
+        (TermKind::BindMarker(_), Some(ty)) => format!("({ty}){value}"),
+        _ => value.to_string(),
+    };
     let text = expr.replace(&format!("({quoted})"), &format!("({value})"));
     cqlmodel_cql::parse_term(&text).unwrap_or_else(|_| marker())
 }
