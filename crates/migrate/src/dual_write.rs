@@ -10,7 +10,7 @@ use cqlmodel_schema::access::{AccessKind, analyze};
 use cqlmodel_schema::{ColumnKind, Schema};
 use serde::Serialize;
 
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::column_map::{ColumnMap, ColumnSource};
 
 /// One statement of the application, as the query list names it.
 #[derive(Debug, Clone)]

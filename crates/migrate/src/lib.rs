@@ -30,10 +30,12 @@
 //! ```
 
 pub mod backfill;
+pub mod column_map;
 pub mod cql_text;
 pub mod dry_run;
 pub mod dual_write;
 pub mod files;
+pub mod input;
 pub mod model;
 pub mod nested_types;
 pub mod objects;

@@ -8,8 +8,7 @@ use cqlmodel_schema::{Keyspace, Schema, SchemaErrorKind};
 use crate::cql_text::{alter_keyspace, create_keyspace, create_type, qualified, quote};
 use crate::model::{Change, ChangeKind, Item, ObjectKind, Phase, Verdict};
 use crate::rebuild::next_name;
-use crate::table_diff::same_type;
-use crate::type_rebuild::{TypeRebuild, uses_type};
+use crate::type_rebuild::{TypeRebuild, same_type, uses_type};
 
 pub fn keyspace_changes(old: &Schema, new: &Schema) -> Vec<Change> {
     let mut out = Vec::new();

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use cqlmodel_schema::Table;
 
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::column_map::{ColumnMap, ColumnSource};
 
 /// The row's write time and TTL travel under these names (no CQL column is
 /// likely to have them; the connector reads the per-row options from the row).

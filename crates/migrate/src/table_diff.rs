@@ -8,6 +8,7 @@ use crate::cql_text::{create_index, drop_index, qualified, quote};
 use crate::model::{Item, Target, Verdict};
 use crate::options;
 use crate::target::{self, Refusal};
+pub use crate::type_rebuild::same_type;
 
 /// The differences of one table and what applies them.
 #[derive(Debug, Default)]
@@ -262,11 +263,6 @@ fn diff_primary_key(
         );
     }
     renames
-}
-
-/// Types compared as written: a user type is the same type after it gains a field.
-pub fn same_type(a: &CqlType, b: &CqlType) -> bool {
-    a == b || a.to_string() == b.to_string()
 }
 
 fn is_key(c: &Column) -> bool {

@@ -12,7 +12,7 @@ use cqlmodel_cql::ast::{
 };
 use cqlmodel_schema::Table;
 
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::column_map::{ColumnMap, ColumnSource};
 
 /// The old table's column giving new column `column`, when one gives it as is.
 fn old_name<'a>(columns: &'a [ColumnMap], column: &str) -> Option<&'a str> {
@@ -178,7 +178,7 @@ pub fn today_statement(
 #[cfg(test)]
 mod tests {
     use super::today_statement;
-    use crate::rebuild::{ColumnMap, ColumnSource};
+    use crate::column_map::{ColumnMap, ColumnSource};
 
     fn old_table() -> cqlmodel_schema::Table {
         let cql = "CREATE KEYSPACE iot WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1};

@@ -30,6 +30,11 @@ impl TypeRebuild {
     }
 }
 
+/// Types compared as written: a user type is the same type after it gains a field.
+pub fn same_type(a: &CqlType, b: &CqlType) -> bool {
+    a == b || a.to_string() == b.to_string()
+}
+
 /// Whether `ty` holds the user type `keyspace.name` at any depth.
 pub fn uses_type(ty: &CqlType, keyspace: &str, name: &str) -> bool {
     match ty {
