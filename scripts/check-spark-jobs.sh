@@ -4,7 +4,14 @@
 # against Spark 3.5 (Scala 2.13) and the connector, so a job that would not compile in
 # spark-shell fails here.
 #
-#   scripts/check-spark-jobs.sh
+#   scripts/check-spark-jobs.sh          compile every job
+#   scripts/check-spark-jobs.sh --run    also run day_bucket's job in Spark local mode against
+#                                        the node on 127.0.0.1:9042 (start it inside the node
+#                                        lock first, see scripts/cassandra.sh): the harness
+#                                        scripts/spark-jobs/DayBucketHarness.scala creates
+#                                        keyspace iot (dropped first) with 200 old rows and one
+#                                        newer dual write, the job backfills, and the new table
+#                                        must equal the old one (values, write times, TTLs)
 #
 # Each job is a spark-shell script (top-level statements using `sc`); it is compiled inside
 # `object JobN { def main(...) = { val sc = new SparkContext(...); <the job> } }`, which is
@@ -15,6 +22,9 @@
 # Environment: CQLMODEL_SPARK_HOME (default target/spark-jobs).
 # Exit codes: 0 every job compiles, 1 a job does not, 2 a tool or download failed.
 set -euo pipefail
+
+RUN=false
+[ "${1:-}" = "--run" ] && RUN=true
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 HOME_DIR="${CQLMODEL_SPARK_HOME:-$ROOT/target/spark-jobs}"
@@ -81,3 +91,47 @@ if ! java -cp "$LIB_DIR/*" scala.tools.nsc.Main -usejavacp -deprecation -d "$WOR
     exit 1
 fi
 echo "spark jobs: $jobs compiled in $(($(date +%s) - start)) s"
+
+$RUN || exit 0
+
+# day_bucket's job inside a main that sets up the data, runs the job body, and checks.
+JOB="$WORK/plans/day_bucket/backfill/iot.temp_by_device.spark.scala"
+[ -f "$JOB" ] || die "no day_bucket job at $JOB"
+RUN_DIR="$WORK/run"
+mkdir -p "$RUN_DIR/classes"
+{
+    echo "object RunDayBucketJob {"
+    echo "  def main(args: Array[String]): Unit = {"
+    echo '    val conf = new org.apache.spark.SparkConf().setMaster("local[2]").setAppName("cqlmodel-backfill")'
+    echo '      .set("spark.cassandra.connection.host", "127.0.0.1").set("spark.ui.enabled", "false")'
+    echo '      .set("spark.cassandra.output.consistency.level", "ONE").set("spark.cassandra.input.consistency.level", "ONE")'
+    echo "    val sc = new org.apache.spark.SparkContext(conf)"
+    echo "    val connector = com.datastax.spark.connector.cql.CassandraConnector(conf)"
+    echo "    DayBucketHarness.setup(connector)"
+    echo "    locally {"
+    sed 's/^/      /' "$JOB"
+    echo "    }"
+    echo "    DayBucketHarness.check(connector)"
+    echo "    sc.stop()"
+    echo "  }"
+    echo "}"
+} >"$RUN_DIR/RunDayBucketJob.scala"
+java -cp "$LIB_DIR/*" scala.tools.nsc.Main -usejavacp -d "$RUN_DIR/classes" \
+    "$ROOT/scripts/spark-jobs/DayBucketHarness.scala" "$RUN_DIR/RunDayBucketJob.scala" ||
+    die "the run harness does not compile"
+# Spark 3.5 on Java 17 needs these packages opened (what spark-submit adds itself).
+OPENS=()
+for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action \
+    sun.util.calendar; do
+    OPENS+=("--add-opens=java.base/$p=ALL-UNNAMED")
+done
+start=$(date +%s)
+# The harness's old rows have write times 1000-1199 and the dual write 5000.
+if DUAL_WRITE_START_MICROS=2000 java -Xmx768m "${OPENS[@]}" \
+    -cp "$RUN_DIR/classes:$LIB_DIR/*" RunDayBucketJob 2>"$RUN_DIR/spark.log"; then
+    echo "spark run: day_bucket backfilled and equal in $(($(date +%s) - start)) s"
+else
+    echo "check-spark-jobs.sh: the day_bucket job's result differs from the old table (Spark's log: $RUN_DIR/spark.log)" >&2
+    exit 1
+fi
