@@ -91,7 +91,7 @@ pub fn plan_existing(
         renames: &renames,
     };
     let mut p = plan(&input);
-    design_dual_writes(&mut p, write_paths);
+    design_dual_writes(&mut p, write_paths, &old.schema);
     let dry = dry_run(&old.schema, &new, &p);
     let header = RunbookHeader {
         command: "cqlmodel design --existing".into(),
@@ -115,9 +115,10 @@ pub fn plan_existing(
 }
 
 /// Each table the plan rebuilds gets, as its dual writes, the design's own
-/// statements on that table, pointed at the plan's new table (the design knows
-/// the new write paths; today's statements on the old table stay as they are).
-fn design_dual_writes(p: &mut Plan, write_paths: &[WritePath]) {
+/// statements on that table, pointed at the plan's new table, each beside the
+/// statement that writes the same on the old table today (the mapping read
+/// backwards), or the reason there is none.
+fn design_dual_writes(p: &mut Plan, write_paths: &[WritePath], old: &cqlmodel_schema::Schema) {
     for c in &mut p.changes {
         let Some(r) = c.rebuild.as_ref() else {
             continue;
@@ -133,7 +134,7 @@ fn design_dual_writes(p: &mut Plan, write_paths: &[WritePath]) {
                 w.statements
                     .iter()
                     .filter(|st| st.table == table)
-                    .map(|st| twin(w, &st.cql, &r.old_table, plan_table))
+                    .map(|st| twin(w, &st.cql, r, plan_table, old))
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -159,10 +160,24 @@ fn design_dual_writes(p: &mut Plan, write_paths: &[WritePath]) {
     }
 }
 
-/// One design statement, on the plan's new table.
-fn twin(w: &WritePath, cql: &str, old_table: &str, plan_table: &str) -> AppRewrite {
+/// One design statement, on the plan's new table, with today's statement on the old one.
+fn twin(
+    w: &WritePath,
+    cql: &str,
+    r: &cqlmodel_migrate::Rebuild,
+    plan_table: &str,
+    old: &cqlmodel_schema::Schema,
+) -> AppRewrite {
+    let old_table = &r.old_table;
     let parsed = cqlmodel_cql::parse(cql);
     let mut statement = parsed.statements.into_iter().next();
+    let today = match (&statement, old_table.split_once('.')) {
+        (Some(s), Some((ks, t))) => match old.table(ks, t) {
+            Some(o) => cqlmodel_migrate::today::today_statement(s, o, &r.columns),
+            None => Err(format!("{old_table} is not in the existing schema")),
+        },
+        _ => Err("the design's statement does not parse".to_string()),
+    };
     let renamed = statement.as_mut().and_then(|s| {
         let table = match &mut s.kind {
             cqlmodel_cql::ast::StatementKind::Insert(x) => &mut x.table,
@@ -174,6 +189,13 @@ fn twin(w: &WritePath, cql: &str, old_table: &str, plan_table: &str) -> AppRewri
         Some(())
     });
     let mut notes = vec![format!("the design's write path {}: {cql}", w.name)];
+    let today = today.unwrap_or_else(|why| {
+        notes.push(format!(
+            "no statement on {old_table} writes this today ({why}): the application's write \
+             path stays as it is, and this one is new"
+        ));
+        format!("(no statement on {old_table} does this today: {why})")
+    });
     let renamed = renamed.and(statement).map(|mut s| {
         if cqlmodel_migrate::dual_write::make_unconditional(&mut s) {
             notes.push(cqlmodel_migrate::dual_write::UNCONDITIONAL_NOTE.into());
@@ -182,7 +204,7 @@ fn twin(w: &WritePath, cql: &str, old_table: &str, plan_table: &str) -> AppRewri
     });
     AppRewrite {
         name: w.name.clone(),
-        old: format!("(the application's statement on {old_table} today: unchanged)"),
+        old: today,
         underivable: renamed
             .is_none()
             .then(|| "not an INSERT, UPDATE or DELETE cqlmodel can read".to_string()),

@@ -244,6 +244,19 @@ fn migrate_options_apply_and_the_designs_writes_are_the_dual_writes() {
         runbook.contains("INSERT INTO iot.readings_by_device_v2 ("),
         "{runbook}"
     );
+    // Beside each twin, the statement that writes the old table today: the design's write
+    // read back through the plan's mapping (timezone is tz there).
+    assert!(
+        runbook.contains(
+            "  - today: `INSERT INTO iot.device_by_id (device_id, model, firmware_version, installed_at, name, tz, site_id) VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS;`"
+        ),
+        "{runbook}"
+    );
+    assert!(
+        runbook.contains("  - today: `DELETE FROM iot.readings_by_device WHERE device_id = ?;`"),
+        "{runbook}"
+    );
+    assert!(!runbook.contains("today: unchanged"), "{runbook}");
     // Its condition is the old table's to decide: the new one is incomplete until the backfill ends.
     assert!(
         runbook.contains(

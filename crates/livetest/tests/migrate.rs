@@ -9,6 +9,12 @@
 //!   writes, a backfill that keeps each cell's write time and TTL, verification, switch:
 //!   nothing is lost and a newer dual-written value is not overwritten by the backfill.
 //!
+//! - a pair with `queries.cql` (and `renames.txt`, its `--rename` flags) is planned with
+//!   them, and each of its rebuilds runs with the pair's own write paths between the create
+//!   and the drop phase (tests/migrate_data): rows written before, dual writes (each write
+//!   path and its twin), the backfill, and the new table equal to the old through the
+//!   plan's mapping.
+//!
 //! The node has one datacenter, `datacenter1`: the pairs' `dc1`/`dc2` are renamed to it on
 //! both sides. Pairs with materialized views run only on a node with views enabled
 //! (`CQLMODEL_TEST_MV`); the others only on a default node.
@@ -19,9 +25,15 @@ use std::time::Duration;
 
 use cqlmodel_cluster::{ClusterOptions, read_cluster};
 use cqlmodel_livetest::{CONTACT_VAR, Node, Verdict};
-use cqlmodel_migrate::{MigrateInput, Phase, Plan, Target, Verdict as ItemVerdict, compare, plan};
+use cqlmodel_migrate::{
+    AppStatement, ColumnRename, MigrateInput, Phase, Plan, Target, Verdict as ItemVerdict, compare,
+    plan,
+};
 use cqlmodel_schema::{Origin, Schema, SchemaBuilder, Settings};
 use scylla::value::CqlTimestamp;
+
+mod migrate_data;
+use migrate_data::{RebuildRun, RunCount};
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrate/tests/data")
@@ -53,7 +65,42 @@ fn read_side(case: &Path, file: &str) -> String {
         .replace("'dc2'", "'datacenter1'")
 }
 
+/// The pair's `queries.cql` as `--queries` loads it (names, `@cl`, `@rate`).
+fn queries_of(case: &Path, old: &Schema) -> Vec<AppStatement> {
+    let text = std::fs::read_to_string(case.join("queries.cql")).unwrap_or_default();
+    let parsed = cqlmodel_cql::parse(&text);
+    let (queries, _) = cqlmodel_review::load_queries(old, 2, &parsed, None, 1);
+    queries
+        .into_iter()
+        .map(|q| AppStatement {
+            name: q.name,
+            statement: q.statement,
+            consistency: q.consistency,
+            rate: q.rate,
+        })
+        .collect()
+}
+
+/// The pair's `renames.txt`: its `--rename` flags, one a line.
+fn renames_of(case: &Path) -> Vec<ColumnRename> {
+    std::fs::read_to_string(case.join("renames.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
+}
+
 fn plan_of(old: &Schema, new: &Schema, texts: &[String; 2]) -> Plan {
+    plan_with(old, new, texts, &[], &[])
+}
+
+fn plan_with(
+    old: &Schema,
+    new: &Schema,
+    texts: &[String; 2],
+    queries: &[AppStatement],
+    renames: &[ColumnRename],
+) -> Plan {
     let source = |o: &Origin| {
         texts
             .get(o.file)
@@ -64,10 +111,10 @@ fn plan_of(old: &Schema, new: &Schema, texts: &[String; 2]) -> Plan {
         old,
         new,
         target: Target::Cassandra,
-        queries: &[],
+        queries,
         stats: None,
         source: &source,
-        renames: &[],
+        renames,
     })
 }
 
@@ -114,8 +161,9 @@ async fn apply_old(
     Ok(())
 }
 
-/// One pair: the refused ALTERs, then the plan, then the node's schema against NEW.
-async fn check_pair(node: &Node, case: &Path) -> Result<usize, String> {
+/// One pair: the refused ALTERs, then the plan (with the pair's queries and renames), the
+/// rebuilds run with the pair's write paths, then the node's schema against NEW.
+async fn check_pair(node: &Node, case: &Path, runs: &mut Vec<String>) -> Result<usize, String> {
     let texts = [read_side(case, "old.cql"), read_side(case, "new.cql")];
     let old = build(&texts[0])?;
     let new = build(&texts[1])?;
@@ -125,7 +173,8 @@ async fn check_pair(node: &Node, case: &Path) -> Result<usize, String> {
         .chain(new.keyspaces.keys())
         .cloned()
         .collect();
-    let p = plan_of(&old, &new, &texts);
+    let (queries, renames) = (queries_of(case, &old), renames_of(case));
+    let p = plan_with(&old, &new, &texts, &queries, &renames);
     apply_old(node, &texts[0], &keyspaces).await?;
 
     let mut problems = Vec::new();
@@ -153,7 +202,23 @@ async fn check_pair(node: &Node, case: &Path) -> Result<usize, String> {
             }
         }
     }
+    let mut data_runs: Vec<(RebuildRun, RunCount)> = p
+        .changes
+        .iter()
+        .filter_map(|c| c.rebuild.as_ref())
+        .filter(|r| !r.dual_writes.is_empty())
+        .map(|r| (RebuildRun::new(node, &old, r), RunCount::default()))
+        .collect();
+    for (run, count) in &mut data_runs {
+        run.write_before(count).await?;
+    }
     for phase in [Phase::Create, Phase::Drop] {
+        if phase == Phase::Drop {
+            for (run, count) in &mut data_runs {
+                problems.extend(rebuild_run(run, count).await?);
+                runs.push(format!("{}: {count:?}", run.rebuild.new_table));
+            }
+        }
         for (_, statements) in p.phase(phase) {
             for s in statements {
                 if let Verdict::Rejected(r) = node.run(s).await.map_err(|e| e.to_string())? {
@@ -182,6 +247,23 @@ async fn check_pair(node: &Node, case: &Path) -> Result<usize, String> {
     }
 }
 
+/// Dual writes, backfill, comparison: the differences found.
+async fn rebuild_run(
+    run: &mut RebuildRun<'_>,
+    count: &mut RunCount,
+) -> Result<Vec<String>, String> {
+    run.dual_write(count).await?;
+    run.backfill(count).await?;
+    let problems = run.compare(count).await?;
+    if count.twin_writes == 0 || count.rows_compared == 0 {
+        return Ok(vec![format!(
+            "{}: the run wrote no twin or compared no row: {count:?}",
+            run.rebuild.new_table
+        )]);
+    }
+    Ok(problems)
+}
+
 #[tokio::test(flavor = "current_thread")]
 #[ignore = "needs a node: scripts/test-cassandra.sh"]
 async fn migrate_plans_apply_on_the_node() {
@@ -194,6 +276,7 @@ async fn migrate_plans_apply_on_the_node() {
         .collect();
     cases.sort();
     let (mut checked, mut refusals, mut failures, mut skipped) = (0, 0, Vec::new(), Vec::new());
+    let mut runs = Vec::new();
     for case in &cases {
         let name = case
             .file_name()
@@ -213,7 +296,7 @@ async fn migrate_plans_apply_on_the_node() {
             ));
             continue;
         }
-        match check_pair(&node, case).await {
+        match check_pair(&node, case, &mut runs).await {
             Ok(n) => {
                 checked += 1;
                 refusals += n;
@@ -224,8 +307,12 @@ async fn migrate_plans_apply_on_the_node() {
     println!(
         "migrate on the node: {checked} pairs applied and equal to NEW, {refusals} refused ALTERs with the plan's message; skipped: {skipped:?}"
     );
+    println!("rebuilds run with the pairs' write paths: {runs:#?}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(checked > 0, "no pair was checked");
+    if !views {
+        assert!(runs.len() >= 4, "the pairs' write paths ran for {runs:?}");
+    }
 }
 
 const OLD_ROWS: usize = 200;

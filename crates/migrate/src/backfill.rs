@@ -10,9 +10,9 @@ use cqlmodel_schema::Table;
 use cqlmodel_stats::{Stats, estimate_table};
 use serde::Serialize;
 
+use crate::column_map::{ColumnMap, ColumnSource};
 use crate::cql_text::{qualified, quote};
-use crate::model::Target;
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::target::Target;
 
 /// The copy rate the hours are computed at: a conservative figure for one DSBulk
 /// or CDM job against a small production cluster. Measure yours on a sample

@@ -179,8 +179,8 @@ pub fn compare(
             t.fields
                 .iter()
                 .map(|(n, ty)| {
-                    let text = format!("{n} {ty}");
-                    if rename { retyped(text) } else { text }
+                    let ty = ty.to_string();
+                    format!("{n} {}", if rename { retyped(ty) } else { ty })
                 })
                 .collect::<Vec<_>>()
         };
@@ -211,19 +211,22 @@ pub fn compare(
     out
 }
 
-fn column_shape(t: &Table) -> Vec<String> {
+/// Each column as `name type role`, its type's text read through `retyped` (only
+/// the type: a column may share its name with a type).
+fn column_shape(t: &Table, retyped: &dyn Fn(String) -> String) -> Vec<String> {
     let mut keys: Vec<(usize, String)> = Vec::new();
     let mut rest: Vec<String> = Vec::new();
     for c in &t.columns {
         let masked = if c.masked { " masked" } else { "" };
+        let ty = retyped(c.ty.to_string());
         match c.kind {
-            ColumnKind::PartitionKey(i) => keys.push((i, format!("{} {} partition", c.name, c.ty))),
+            ColumnKind::PartitionKey(i) => keys.push((i, format!("{} {ty} partition", c.name))),
             ColumnKind::Clustering(i, o) => keys.push((
                 1000 + i,
-                format!("{} {} clustering {}", c.name, c.ty, o.keyword()),
+                format!("{} {ty} clustering {}", c.name, o.keyword()),
             )),
-            ColumnKind::Static => rest.push(format!("{} {} static{masked}", c.name, c.ty)),
-            ColumnKind::Regular => rest.push(format!("{} {}{masked}", c.name, c.ty)),
+            ColumnKind::Static => rest.push(format!("{} {ty} static{masked}", c.name)),
+            ColumnKind::Regular => rest.push(format!("{} {ty}{masked}", c.name)),
         }
     }
     keys.sort();
@@ -239,11 +242,12 @@ fn compare_table(
 ) -> Vec<String> {
     let mut out = Vec::new();
     let name = actual.qualified_name();
-    let expected_shape: Vec<String> = column_shape(expected).into_iter().map(retyped).collect();
-    if column_shape(actual) != expected_shape {
+    let expected_shape = column_shape(expected, retyped);
+    let actual_shape = column_shape(actual, &|s| s);
+    if actual_shape != expected_shape {
         out.push(format!(
             "table {name}: columns [{}] instead of [{}]",
-            column_shape(actual).join(", "),
+            actual_shape.join(", "),
             expected_shape.join(", ")
         ));
     }

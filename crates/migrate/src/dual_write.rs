@@ -4,13 +4,13 @@
 
 use cqlmodel_cql::ast::{
     BindMarker, ColumnRef, Ident, InsertValues, Operator, QualifiedName, Relation, RelationKind,
-    Statement, StatementKind, Term, TermKind,
+    Selection, Selector, SelectorKind, Statement, StatementKind, Term, TermKind,
 };
-use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessKind, analyze};
+use cqlmodel_schema::{ColumnKind, Schema};
 use serde::Serialize;
 
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::column_map::{ColumnMap, ColumnSource};
 
 /// One statement of the application, as the query list names it.
 #[derive(Debug, Clone)]
@@ -252,6 +252,19 @@ impl RewriteCx<'_> {
                 Twin::Written
             }
             StatementKind::Select(sel) => {
+                if let Selection::Selectors(selectors) = &mut sel.selection {
+                    for x in selectors {
+                        self.rename_selector(x, notes);
+                    }
+                }
+                for r in &mut sel.where_clause {
+                    if let RelationKind::Column { column, .. }
+                    | RelationKind::ColumnIn { column, .. }
+                    | RelationKind::MapEntry { column, .. } = &mut r.kind
+                    {
+                        self.rename(column, notes);
+                    }
+                }
                 sel.where_clause = self.key_relations(&sel.where_clause, notes, false);
                 Twin::Written
             }
@@ -279,6 +292,47 @@ impl RewriteCx<'_> {
         }
     }
 
+    /// A read's selector with the renamed columns' new names, at any depth.
+    fn rename_selector(&self, sel: &mut Selector, notes: &mut Vec<String>) {
+        match &mut sel.kind {
+            SelectorKind::Column(c)
+            | SelectorKind::WriteTime(c)
+            | SelectorKind::MaxWriteTime(c)
+            | SelectorKind::Ttl(c) => self.rename(c, notes),
+            SelectorKind::Function { args, .. } => {
+                for a in args {
+                    self.rename_selector(a, notes);
+                }
+            }
+            SelectorKind::Cast { selector, .. }
+            | SelectorKind::Field { selector, .. }
+            | SelectorKind::Element { selector, .. }
+            | SelectorKind::TypeHint { selector, .. }
+            | SelectorKind::Negate(selector) => self.rename_selector(selector, notes),
+            SelectorKind::Binary { left, right, .. } => {
+                self.rename_selector(left, notes);
+                self.rename_selector(right, notes);
+            }
+            SelectorKind::CountStar | SelectorKind::Term(_) => {}
+        }
+    }
+
+    /// The type of the new table's column `column`, as CQL text.
+    fn type_of(&self, column: &str) -> Option<&str> {
+        self.columns
+            .iter()
+            .find(|m| m.column == column)
+            .map(|m| m.ty.as_str())
+    }
+
+    /// Whether `column` is a clustering column of the new table (a read need not fix it).
+    fn is_new_clustering(&self, column: &str) -> bool {
+        self.new_schema
+            .table(self.old_keyspace, self.name_in_new)
+            .and_then(|t| t.column(column))
+            .is_some_and(|c| matches!(c.kind, ColumnKind::Clustering(..)))
+    }
+
     fn insert_values(
         &self,
         columns: &[Ident],
@@ -301,7 +355,7 @@ impl RewriteCx<'_> {
                         "{} = {expr}: computed from the value bound to {from}",
                         m.column
                     ));
-                    derived_term(expr, from, v)
+                    derived_term(expr, from, v, self.type_of(from))
                 }),
                 ColumnSource::Renamed { from } => value_of(from).map(|v| {
                     notes.push(format!(
@@ -367,6 +421,10 @@ impl RewriteCx<'_> {
             {
                 continue;
             }
+            // A read reads a slice of the partition: only a write needs its whole key.
+            if !write && self.is_new_clustering(&m.column) {
+                continue;
+            }
             let eq_value = |col: &str| {
                 relations.iter().find_map(|r| match &r.kind {
                     RelationKind::Column {
@@ -384,7 +442,7 @@ impl RewriteCx<'_> {
                             "{} = {expr} of the value bound to {from}",
                             m.column
                         ));
-                        derived_term(expr, from, &v)
+                        derived_term(expr, from, &v, self.type_of(from))
                     }
                     None => {
                         notes.push(format!(
@@ -454,9 +512,16 @@ fn marker() -> Term {
     }
 }
 
-/// `todate(ts)` applied to the value bound to `ts`: `todate(?)`, `todate('2026-12-01 10:00')`.
-fn derived_term(expr: &str, from: &str, value: &Term) -> Term {
+/// `todate(ts)` applied to the value bound to `ts`: `todate((timestamp)?)`,
+/// `todate('2026-12-01 10:00')`. A bind marker carries `ts`'s type as a hint:
+/// Cassandra refuses a bare `todate(?)` ("Ambiguous call to function todate":
+/// it takes a timestamp or a timeuuid).
+fn derived_term(expr: &str, from: &str, value: &Term, from_type: Option<&str>) -> Term {
     let quoted = crate::cql_text::quote(from);
+    let value = match (&value.kind, from_type) {
+        (TermKind::BindMarker(_), Some(ty)) => format!("({ty}){value}"),
+        _ => value.to_string(),
+    };
     let text = expr.replace(&format!("({quoted})"), &format!("({value})"));
     cqlmodel_cql::parse_term(&text).unwrap_or_else(|_| marker())
 }

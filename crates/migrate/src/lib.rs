@@ -30,11 +30,14 @@
 //! ```
 
 pub mod backfill;
+pub mod column_map;
 pub mod cql_text;
 pub mod dry_run;
 pub mod dual_write;
 pub mod files;
+pub mod input;
 pub mod model;
+pub mod nested_types;
 pub mod objects;
 pub mod options;
 pub mod plan;
@@ -45,6 +48,7 @@ pub mod spark;
 pub mod summary;
 pub mod table_diff;
 pub mod target;
+pub mod today;
 pub mod type_rebuild;
 pub mod verify;
 pub mod views;

@@ -4,24 +4,7 @@
 
 use serde::Serialize;
 
-/// The database the plan is for: where ScyllaDB accepts or refuses a change
-/// Cassandra 5.0 does not, the plan follows the target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    #[default]
-    Cassandra,
-    Scylla,
-}
-
-impl Target {
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Cassandra => "Cassandra 5.0",
-            Target::Scylla => "ScyllaDB",
-        }
-    }
-}
+pub use crate::target::Target;
 
 /// How schema scripts are named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]

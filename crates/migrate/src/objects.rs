@@ -8,8 +8,7 @@ use cqlmodel_schema::{Keyspace, Schema, SchemaErrorKind};
 use crate::cql_text::{alter_keyspace, create_keyspace, create_type, qualified, quote};
 use crate::model::{Change, ChangeKind, Item, ObjectKind, Phase, Verdict};
 use crate::rebuild::next_name;
-use crate::table_diff::same_type;
-use crate::type_rebuild::{TypeRebuild, uses_type};
+use crate::type_rebuild::{TypeRebuild, same_type, uses_type};
 
 pub fn keyspace_changes(old: &Schema, new: &Schema) -> Vec<Change> {
     let mut out = Vec::new();
@@ -153,6 +152,7 @@ pub fn type_changes(old: &Schema, new: &Schema) -> (Vec<Change>, Vec<TypeRebuild
             }
         }
     }
+    crate::nested_types::close_over_nesting(old, new, &mut out, &mut rebuilds);
     (out, rebuilds)
 }
 
@@ -237,8 +237,8 @@ fn alter_type(old: &Arc<UdtDef>, new: &Arc<UdtDef>) -> Change {
 }
 
 /// The type is defined again under a new name, and the tables using it move
-/// onto it (their rebuilds are planned with the tables). A type another type
-/// uses stays flagged: that type would need a new name too, which is not planned.
+/// onto it (their rebuilds are planned with the tables). The types holding it
+/// are defined again too (`nested_types`).
 fn rebuild_type(
     c: &mut Change,
     old: &Schema,
@@ -246,21 +246,6 @@ fn rebuild_type(
     t: &Arc<UdtDef>,
 ) -> Option<TypeRebuild> {
     let ks = &t.keyspace;
-    let used_by_types: Vec<String> = [old, new]
-        .iter()
-        .filter_map(|s| s.keyspace(ks))
-        .flat_map(|k| k.types.values())
-        .filter(|u| u.name != t.name && u.fields.iter().any(|(_, f)| uses_type(f, ks, &t.name)))
-        .map(|u| u.name.clone())
-        .collect();
-    if !used_by_types.is_empty() {
-        c.reason = format!(
-            "{}; the type is nested in {}, which would need a new name too: write that by hand",
-            c.reason,
-            used_by_types.join(", ")
-        );
-        return None;
-    }
     let taken = |n: &str| {
         [old, new]
             .iter()

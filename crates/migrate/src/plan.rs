@@ -2,8 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use cqlmodel_schema::{Origin, Schema, Table};
-use cqlmodel_stats::Stats;
+use cqlmodel_schema::{Schema, Table};
 use serde::Serialize;
 
 use crate::cql_text::{create_index, create_table, create_view, drop_table, drop_view, qualified};
@@ -15,21 +14,7 @@ use crate::table_diff::diff_table;
 use crate::type_rebuild::TypeRebuild;
 use crate::{backfill, type_rebuild, views};
 
-/// The text a schema object was defined by (views are re-created from it).
-pub type SourceText<'a> = &'a dyn Fn(&Origin) -> Option<String>;
-
-pub struct MigrateInput<'a> {
-    pub old: &'a Schema,
-    pub new: &'a Schema,
-    pub target: Target,
-    /// The application's statements (on OLD's tables).
-    pub queries: &'a [AppStatement],
-    pub stats: Option<&'a Stats>,
-    pub source: SourceText<'a>,
-    /// Regular columns the user says were renamed (`--rename`, checked against
-    /// both schemas): rebuilds that copy the old column into the new one.
-    pub renames: &'a [crate::rename::ColumnRename],
-}
+pub use crate::input::{MigrateInput, SourceText};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
@@ -347,7 +332,7 @@ fn replaces(old: &Table, new: &Table) -> Option<String> {
     }
     let keys_kept = old.columns.iter().filter(|c| c.is_primary_key()).all(|c| {
         new.column(&c.name)
-            .is_some_and(|n| crate::table_diff::same_type(&n.ty, &c.ty))
+            .is_some_and(|n| crate::type_rebuild::same_type(&n.ty, &c.ty))
     });
     let shared = old
         .columns

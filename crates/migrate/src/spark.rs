@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use cqlmodel_schema::Table;
 
-use crate::rebuild::{ColumnMap, ColumnSource};
+use crate::column_map::{ColumnMap, ColumnSource};
 
 /// The row's write time and TTL travel under these names (no CQL column is
 /// likely to have them; the connector reads the per-row options from the row).
@@ -75,7 +75,11 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
          //        --conf spark.cassandra.output.consistency.level=LOCAL_QUORUM \\\n\
          //        -i this-file.scala\n\
          // Start it only once every application instance dual-writes; DUAL_WRITE_START_MICROS\n\
-         // (the environment) is when they all did, in microseconds.",
+         // (the environment) is when they all did, in microseconds.\n\
+         // DO NOT RUN AS WRITTEN: run in Spark local mode against Cassandra 5.0.9 with connector\n\
+         // 3.5.1 (cqlmodel's scripts/check-spark-jobs.sh --run), every cell was written with the\n\
+         // time of the copy and no TTL: the per-row options below were not applied, so a newer\n\
+         // dual-written value can be overwritten. Use the DSBulk load until this is fixed.",
         old.qualified_name()
     );
     if old.is_counter_table() {

@@ -6,7 +6,26 @@
 use cqlmodel_schema::types::{CqlType, NativeType};
 use cqlmodel_schema::{ColumnKind, SchemaErrorKind};
 
-use crate::model::Target;
+use serde::Serialize;
+
+/// The database the plan is for: where ScyllaDB accepts or refuses a change
+/// Cassandra 5.0 does not, the plan follows the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    #[default]
+    Cassandra,
+    Scylla,
+}
+
+impl Target {
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Cassandra => "Cassandra 5.0",
+            Target::Scylla => "ScyllaDB",
+        }
+    }
+}
 
 /// A refusal: the statement a user would try and the target's message.
 #[derive(Debug, Clone, PartialEq)]

@@ -30,6 +30,11 @@ impl TypeRebuild {
     }
 }
 
+/// Types compared as written: a user type is the same type after it gains a field.
+pub fn same_type(a: &CqlType, b: &CqlType) -> bool {
+    a == b || a.to_string() == b.to_string()
+}
+
 /// Whether `ty` holds the user type `keyspace.name` at any depth.
 pub fn uses_type(ty: &CqlType, keyspace: &str, name: &str) -> bool {
     match ty {
@@ -62,7 +67,7 @@ pub fn holds_user_type(ty: &CqlType) -> bool {
 }
 
 /// `ty` with every rebuilt type replaced by its new definition.
-fn retype(ty: &CqlType, rebuilds: &[TypeRebuild]) -> CqlType {
+pub fn retype(ty: &CqlType, rebuilds: &[TypeRebuild]) -> CqlType {
     let boxed = |t: &CqlType| Box::new(retype(t, rebuilds));
     match ty {
         CqlType::Udt { def, frozen } => {
@@ -101,14 +106,17 @@ fn retype(ty: &CqlType, rebuilds: &[TypeRebuild]) -> CqlType {
     }
 }
 
-/// The rebuilt types a table's columns use, with the columns using each.
+/// The columns of a table that use a rebuilt type, each with the outermost one it
+/// uses (the last in `rebuilds`, which lists a type after the types it holds).
 pub fn used_by<'a>(table: &Table, rebuilds: &'a [TypeRebuild]) -> Vec<(&'a TypeRebuild, String)> {
     let mut out = Vec::new();
-    for r in rebuilds.iter().filter(|r| r.keyspace == table.keyspace) {
-        for c in &table.columns {
-            if uses_type(&c.ty, &r.keyspace, &r.name) {
-                out.push((r, c.name.clone()));
-            }
+    for c in &table.columns {
+        let outermost = rebuilds
+            .iter()
+            .rev()
+            .find(|r| r.keyspace == table.keyspace && uses_type(&c.ty, &r.keyspace, &r.name));
+        if let Some(r) = outermost {
+            out.push((r, c.name.clone()));
         }
     }
     out

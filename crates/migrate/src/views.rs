@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use cqlmodel_schema::Table;
 
 use crate::cql_text::{create_view, drop_view};
+use crate::input::MigrateInput;
 use crate::model::{Change, ChangeKind, ObjectKind, Phase};
-use crate::plan::MigrateInput;
 use crate::rebuild::next_name;
 use crate::table_diff::diff_table;
 

@@ -167,7 +167,7 @@ fn a_day_bucket_is_computed_in_dual_writes_reads_and_backfill() {
     assert_eq!(
         r.dual_writes[0].new.as_deref(),
         Some(
-            "INSERT INTO iot.temp_by_device_day (device_id, day, ts, temp) VALUES (?, todate(?), ?, ?);"
+            "INSERT INTO iot.temp_by_device_day (device_id, day, ts, temp) VALUES (?, todate((timestamp) ?), ?, ?);"
         )
     );
     assert_eq!(
@@ -177,9 +177,11 @@ fn a_day_bucket_is_computed_in_dual_writes_reads_and_backfill() {
     assert_eq!(
         r.dual_writes[1].new.as_deref(),
         Some(
-            "UPDATE iot.temp_by_device_day SET temp = ? WHERE device_id = ? AND ts = ? AND day = todate(?);"
+            "UPDATE iot.temp_by_device_day SET temp = ? WHERE device_id = ? AND ts = ? AND day = todate((timestamp) ?);"
         )
     );
+    // Cassandra refuses a bare todate(?) as ambiguous (timestamp or timeuuid): the
+    // marker carries ts's type (checked on the node by crates/livetest/tests/migrate.rs).
     // A range on ts does not fix the day: the application binds the days.
     assert!(
         r.reads[0]
@@ -363,27 +365,92 @@ fn a_type_gains_a_field_in_place() {
 }
 
 #[test]
-fn a_field_type_change_of_a_nested_type_is_flagged_with_cassandras_message() {
-    let case = load("manual_udt_field_type");
-    let source = |_: &Origin| None;
-    let input = MigrateInput {
-        old: &case.old,
-        new: &case.new,
-        target: Target::Cassandra,
-        queries: &[],
-        stats: None,
-        source: &source,
-        renames: &[],
-    };
-    let p = plan(&input);
-    assert_eq!(p.changes.len(), 1, "site is unchanged as written: {p:#?}");
-    let c = &p.changes[0];
-    assert!(c.flagged);
-    assert!(c.reason.contains("nested in site"), "{}", c.reason);
+fn a_field_type_change_of_a_nested_type_rebuilds_each_type_on_the_path_and_every_table() {
+    let p = run("nested_udt_field_type");
+    let kinds: Vec<(&str, ChangeKind, bool)> = p
+        .changes
+        .iter()
+        .map(|c| (c.object.as_str(), c.kind, c.flagged))
+        .collect();
     assert_eq!(
-        c.items[0].message.as_deref(),
+        kinds,
+        [
+            ("iot.address", ChangeKind::Rebuild, false),
+            ("iot.site", ChangeKind::Rebuild, false),
+            ("iot.deliveries", ChangeKind::Rebuild, false),
+            ("iot.sites", ChangeKind::Rebuild, false),
+        ],
+        "sensors uses neither type"
+    );
+    let create = statements(&p, Phase::Create);
+    // The inner type first: site_v2 names address_v2.
+    assert_eq!(
+        &create[..2],
+        [
+            "CREATE TYPE IF NOT EXISTS iot.address_v2 (\n    street text,\n    zip int\n);",
+            "CREATE TYPE IF NOT EXISTS iot.site_v2 (\n    name text,\n    location frozen<address_v2>\n);",
+        ]
+    );
+    assert!(
+        create.iter().any(
+            |s| s.starts_with("CREATE TABLE IF NOT EXISTS iot.sites_v2 (")
+                && s.contains("site frozen<site_v2>,")
+        ),
+        "{create:#?}"
+    );
+    assert!(
+        create.iter().any(
+            |s| s.starts_with("CREATE TABLE IF NOT EXISTS iot.deliveries_v2 (")
+                && s.contains("drop_point frozen<address_v2>,")
+        ),
+        "{create:#?}"
+    );
+    // Tables first, then the outer type, then the inner one (Cassandra refuses to drop
+    // a type another type still uses).
+    let drop = statements(&p, Phase::Drop);
+    assert_eq!(
+        &drop[drop.len() - 2..],
+        [
+            "DROP TYPE IF EXISTS iot.site;",
+            "DROP TYPE IF EXISTS iot.address;"
+        ]
+    );
+    // The table using the outer type names it, not the inner one; the refusal is the
+    // inner type's ALTER, with Cassandra's message.
+    let sites = &p.changes[3];
+    assert_eq!(sites.items.len(), 1, "{:#?}", sites.items);
+    assert!(
+        sites.items[0].what.contains("iot.site_v2"),
+        "{}",
+        sites.items[0].what
+    );
+    assert_eq!(
+        sites.items[0].attempted.as_deref(),
+        Some("ALTER TYPE iot.address ALTER zip TYPE int;")
+    );
+    assert_eq!(
+        sites.items[0].message.as_deref(),
         Some("Altering field types is no longer supported")
     );
+    assert_eq!(
+        p.renamed.get("iot.site").map(String::as_str),
+        Some("iot.site_v2")
+    );
+    let d = dry_run(
+        &load("nested_udt_field_type").old,
+        &load("nested_udt_field_type").new,
+        &p,
+    );
+    assert!(d.ok(), "{:?}", d.differences);
+}
+
+#[test]
+fn a_column_named_like_a_renamed_type_keeps_its_name_in_the_dry_run() {
+    // sites.site is of type site: only the type's name reads as site_v2.
+    let case = load("nested_udt_field_type");
+    let p = run_on(&case, Target::Cassandra);
+    let d = dry_run(&case.old, &case.new, &p);
+    assert_eq!(d.differences, Vec::<String>::new());
 }
 
 #[test]
@@ -896,6 +963,9 @@ fn the_spark_job_computes_the_day_and_keeps_each_cells_write_time() {
         job.contains("val source = sc.cassandraTable(\"iot\", \"temp_by_device\")"),
         "{job}"
     );
+    // Run on a node (scripts/check-spark-jobs.sh --run), the job wrote every cell with the
+    // time of the copy and no TTL: until that is fixed, the job says so at its top.
+    assert!(job.contains("// DO NOT RUN AS WRITTEN"), "{job}");
     assert!(
         job.contains("\"day\" -> /* todate(ts) */ java.time.LocalDate.ofInstant(row.getDate(\"ts\").toInstant, java.time.ZoneOffset.UTC)"),
         "{job}"
@@ -996,4 +1066,29 @@ fn every_write_path_gets_its_twin_with_the_rename_applied() {
         c.warnings
     );
     assert_eq!(r.reads.len(), 1);
+    // The read selects the renamed column by its new name, and still reads the whole
+    // cart: a clustering column it did not fix is not added.
+    assert_eq!(
+        r.reads[0].new.as_deref(),
+        Some("SELECT sku, qty, gift_message FROM shop.carts_v2 WHERE cart_id = ?;")
+    );
+    assert_eq!(
+        r.reads[0].served.as_deref(),
+        Some("single-partition, 1 partition")
+    );
+}
+
+#[test]
+fn a_read_of_a_partition_stays_a_read_of_the_partition() {
+    let p = run("udt_field_type");
+    let orders = p
+        .changes
+        .iter()
+        .find(|c| c.object == "shop.orders")
+        .and_then(|c| c.rebuild.as_ref())
+        .expect("orders is rebuilt");
+    assert_eq!(
+        orders.reads[0].new.as_deref(),
+        Some("SELECT * FROM shop.orders_v2 WHERE customer_id = ?;")
+    );
 }
