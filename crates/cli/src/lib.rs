@@ -21,4 +21,5 @@ pub mod script_source;
 pub mod size;
 pub mod size_live;
 pub mod sniff;
+pub mod system_keyspaces;
 pub mod token;

@@ -159,6 +159,7 @@ pub fn load_schema_in(
     } = loader;
     let current_keyspace = builder.current_keyspace().map(str::to_string);
     let mut build = builder.finish();
+    diagnostics.extend(crate::system_keyspaces::set_aside(&mut build));
     if let Some(keyspace) = keyspace {
         diagnostics.extend(settle_assumed_keyspace(&mut build.schema, keyspace));
     }

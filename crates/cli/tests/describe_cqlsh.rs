@@ -87,3 +87,51 @@ fn explain_reads_the_captured_describe_keyspace() {
     );
     assert!(!stdout.contains("error["), "{stdout}");
 }
+
+#[test]
+fn review_sets_aside_the_system_keyspaces_of_describe_full_schema() {
+    let file = data("describe-full-schema.cql");
+    let (code, stdout, stderr) = run(&[
+        "review".as_ref(),
+        file.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "exit {code:?}: {stderr}{stdout}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let all: Vec<&serde_json::Value> = ["findings", "input"]
+        .iter()
+        .filter_map(|k| json[*k].as_array())
+        .flatten()
+        .collect();
+    let text = |v: &serde_json::Value| v.to_string();
+    assert!(
+        all.iter()
+            .any(|d| text(d).contains("system-keyspaces") && text(d).contains("system_auth")),
+        "no system-keyspaces info: {stdout}"
+    );
+    for d in &all {
+        if let Some(t) = d["table"].as_str() {
+            assert!(!t.starts_with("system"), "a system table is reviewed: {t}");
+        }
+        assert_ne!(d["severity"].as_str(), Some("error"), "{d}");
+    }
+}
+
+#[test]
+fn explain_reads_describe_full_schema() {
+    let file = data("describe-full-schema.cql");
+    let (code, stdout, stderr) = run(&[
+        "explain".as_ref(),
+        file.as_os_str(),
+        "--query".as_ref(),
+        "SELECT * FROM lending.members WHERE member_id = ?".as_ref(),
+    ]);
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "exit {code:?}: {stderr}{stdout}"
+    );
+}

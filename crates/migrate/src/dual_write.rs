@@ -313,6 +313,17 @@ impl RewriteCx<'_> {
                 self.rename_selector(left, notes);
                 self.rename_selector(right, notes);
             }
+            SelectorKind::Tuple(items) | SelectorKind::List(items) | SelectorKind::Set(items) => {
+                for a in items {
+                    self.rename_selector(a, notes);
+                }
+            }
+            SelectorKind::Map(entries) => {
+                for (k, v) in entries {
+                    self.rename_selector(k, notes);
+                    self.rename_selector(v, notes);
+                }
+            }
             SelectorKind::CountStar | SelectorKind::Term(_) => {}
         }
     }
