@@ -74,8 +74,8 @@ impl<'a> Context<'a> {
             .filter_map(|&i| self.tables.get(i))
     }
 
-    /// The table of `entity`'s row of record (as `conditions::record_table`):
-    /// such a table holds the entity's rows, so it is among the tables that
+    /// The table of `entity`'s row of record, the first that holds its rows
+    /// keyed by its primary key alone, unsalted: such a table holds the entity's rows, so it is among the tables that
     /// mention the entity.
     fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
         let e = self.model.entity(entity)?;
@@ -131,7 +131,12 @@ pub(super) fn plan_path(
     };
     let children = super::cascade::cascades(ctx, &m, &statements, &mut notes);
     statements.extend(children);
-    if let Some(n) = conditions::apply(model, tables, &m, ctx.meaning, &mut statements) {
+    if let Some(n) = conditions::apply(
+        ctx.record_table(&m.entity),
+        &m,
+        ctx.meaning,
+        &mut statements,
+    ) {
         warnings.push(format!("{name}: {n}"));
     }
     conditions::gate_on_claims(&mut statements);
