@@ -105,6 +105,8 @@ pub(crate) fn shape(g: Gathered) -> Shape {
             format!("{why} ({})", name_list(&columns)),
         ));
     }
+    // Looked up by name once per constraint, default and identity below.
+    s.model.index_entities();
     apply_constraints(&mut s, &g, &children);
     apply_defaults_and_unique_indexes(&mut s, &g);
     inherit(&mut s, &inherits);
@@ -227,9 +229,29 @@ fn generated_columns(ct: &CreateTable, at: (usize, usize), s: &mut Shape) {
     }
 }
 
+/// Entity positions by name, the first of a name winning as a scan finds it:
+/// one lookup per default, unique index or inheritance, not a scan of every
+/// table. Entities are neither added nor renamed while it is in use.
+fn positions(model: &Model) -> HashMap<String, usize> {
+    let mut index = HashMap::with_capacity(model.entities.len());
+    for (i, e) in model.entities.iter().enumerate() {
+        index.entry(e.name.clone()).or_insert(i);
+    }
+    index
+}
+
+fn entity_mut<'m>(
+    model: &'m mut Model,
+    positions: &HashMap<String, usize>,
+    name: &str,
+) -> Option<&'m mut Entity> {
+    positions.get(name).and_then(|&i| model.entities.get_mut(i))
+}
+
 /// `INHERITS (parent)`: the parent's columns first, and its key when the child
 /// declares none.
 fn inherit(s: &mut Shape, inherits: &[(String, Vec<String>, (usize, usize))]) {
+    let at_index = positions(&s.model);
     for (child, parents, at) in inherits {
         for parent in parents {
             let Some(p) = s.model.entity(parent).cloned() else {
@@ -240,7 +262,7 @@ fn inherit(s: &mut Shape, inherits: &[(String, Vec<String>, (usize, usize))]) {
                 ));
                 continue;
             };
-            let Some(c) = s.model.entities.iter_mut().find(|e| e.name == *child) else {
+            let Some(c) = entity_mut(&mut s.model, &at_index, child) else {
                 continue;
             };
             let own = std::mem::take(&mut c.attributes);
@@ -265,19 +287,16 @@ fn inherit(s: &mut Shape, inherits: &[(String, Vec<String>, (usize, usize))]) {
 /// Column defaults written apart (`ALTER COLUMN … SET DEFAULT`) and unique
 /// indexes: the write paths use both (who supplies a value, what to claim).
 fn apply_defaults_and_unique_indexes(s: &mut Shape, g: &Gathered) {
+    let at_index = positions(&s.model);
     for (table, column, value) in &g.defaults {
-        if let Some(a) = s
-            .model
-            .entities
-            .iter_mut()
-            .find(|e| e.name == *table)
+        if let Some(a) = entity_mut(&mut s.model, &at_index, table)
             .and_then(|e| e.attributes.iter_mut().find(|a| a.name == *column))
         {
             a.default = Some(value.clone());
         }
     }
     for (table, index) in &g.unique_indexes {
-        if let Some(e) = s.model.entities.iter_mut().find(|e| e.name == *table) {
+        if let Some(e) = entity_mut(&mut s.model, &at_index, table) {
             crate::relational::add_unique_index(e, index);
         }
     }

@@ -10,25 +10,14 @@ use super::{Step, WriteStatement};
 use crate::derive::TableDesign;
 use crate::meaning::Meaning;
 use crate::querylist::{Conflict, MutationKind, MutationSpec};
-use crate::relational::Model;
-
-/// The table holding the entity's row of record: its rows, keyed by its
-/// primary key alone, unsalted.
-pub(super) fn record_table<'t>(
-    model: &Model,
-    tables: &'t [TableDesign],
-    entity: &str,
-) -> Option<&'t TableDesign> {
-    let e = model.entity(entity)?;
-    tables.iter().find(|t| t.rows_by_primary_key(e))
-}
 
 /// Turns the statement on the row of record into the lightweight transaction
 /// (compare-and-set, or claim) and makes every other statement wait for
 /// `[applied]`. Returns a note when the path cannot carry the condition.
+/// `record` is the table holding the entity's row of record (its rows, keyed
+/// by its primary key alone, unsalted), looked up by the caller's index.
 pub(super) fn apply(
-    model: &Model,
-    tables: &[TableDesign],
+    record: Option<&TableDesign>,
     m: &MutationSpec,
     meaning: &Meaning,
     statements: &mut [WriteStatement],
@@ -40,7 +29,7 @@ pub(super) fn apply(
     if m.conditions.is_empty() && !claims && !guarded {
         return None;
     }
-    let Some(record) = record_table(model, tables, &m.entity) else {
+    let Some(record) = record else {
         return Some(format!(
             "no table holds `{}` rows by its primary key: the condition is not checked",
             m.entity

@@ -75,9 +75,9 @@ impl<'a> Context<'a> {
             .filter_map(|&i| self.tables.get(i))
     }
 
-    /// The table of `entity`'s row of record (as `conditions::record_table`):
-    /// such a table holds the entity's rows, so it is among the tables that
-    /// mention the entity.
+    /// The table of `entity`'s row of record, the first that holds its rows
+    /// keyed by its primary key alone, unsalted: such a table holds the
+    /// entity's rows, so it is among the tables that mention the entity.
     pub(super) fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
         let e = self.model.entity(entity)?;
         self.mentions

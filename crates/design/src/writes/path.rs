@@ -30,7 +30,12 @@ pub(super) fn plan_path(
     };
     let children = super::cascade::cascades(ctx, &m, &statements, &mut notes);
     statements.extend(children);
-    if let Some(n) = conditions::apply(model, tables, &m, ctx.meaning, &mut statements) {
+    if let Some(n) = conditions::apply(
+        ctx.record_table(&m.entity),
+        &m,
+        ctx.meaning,
+        &mut statements,
+    ) {
         warnings.push(format!("{name}: {n}"));
     }
     conditions::gate_on_claims(&mut statements);
