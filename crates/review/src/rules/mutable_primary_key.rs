@@ -85,6 +85,9 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             .or_default()
             .push(u);
     }
+    // Found once: a scan of the query list per key column is quadratic on a
+    // design of thousands of tables.
+    let maintained_by = maintaining_batches(cx);
     for table in cx.tables().filter(|t| !t.is_view()) {
         let name = table.qualified_name();
         for column in table.columns.iter().filter(|c| c.is_primary_key()) {
@@ -92,6 +95,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 // Cassandra rejects an UPDATE of a key column, so an UPDATE setting
                 // this name is on another table where the attribute is regular.
                 let mut setters: Vec<&Query> = Vec::new();
+                let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
                 let mut owner: Option<&Table> = None;
                 let candidates = updates_by_column
                     .get(column.name.as_str())
@@ -103,7 +107,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                     let same_type = table_by_name(cx, &u.table)
                         .and_then(|t| t.column(&column.name))
                         .is_some_and(|c| c.ty == column.ty && !c.is_primary_key());
-                    if same_type && !setters.iter().any(|q| q.name == u.query.name) {
+                    if same_type && seen.insert(u.query.name.as_str()) {
                         setters.push(u.query);
                         owner = owner.or_else(|| table_by_name(cx, &u.table));
                     }
@@ -111,7 +115,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 if setters.is_empty() {
                     continue;
                 }
-                let maintained = maintaining_batch(cx, &name);
+                let maintained = maintained_by.get(name.as_str());
                 let who: Vec<String> = setters
                     .iter()
                     .map(|q| match q.rate {
@@ -158,24 +162,38 @@ fn table_by_name<'a>(cx: &Context<'a>, qualified: &str) -> Option<&'a Table> {
     cx.schema.table(ks, t)
 }
 
-/// A LOGGED batch of the query list that both deletes from and inserts into `table`.
-fn maintaining_batch(cx: &Context<'_>, table: &str) -> Option<String> {
-    cx.queries.iter().find_map(|q| {
+/// Per table, the first LOGGED batch of the query list that both deletes from
+/// and inserts into it.
+fn maintaining_batches(cx: &Context<'_>) -> std::collections::HashMap<String, String> {
+    let mut out = std::collections::HashMap::new();
+    for q in cx.queries.iter() {
         let StatementKind::Batch(b) = &q.statement.kind else {
-            return None;
+            continue;
         };
         if b.kind != BatchKind::Logged {
-            return None;
+            continue;
         }
-        let here = |want: fn(&StatementKind) -> bool| {
-            statements_of(q)
-                .into_iter()
-                .any(|s| want(&s.kind) && statement_table(q, s).as_deref() == Some(table))
-        };
-        let deletes = here(|k| matches!(k, StatementKind::Delete(_)));
-        let inserts = here(|k| matches!(k, StatementKind::Insert(_)));
-        (deletes && inserts).then(|| q.name.clone())
-    })
+        let mut deletes = std::collections::HashSet::new();
+        let mut inserts = std::collections::HashSet::new();
+        for st in statements_of(q) {
+            let Some(table) = statement_table(q, st) else {
+                continue;
+            };
+            match st.kind {
+                StatementKind::Delete(_) => {
+                    deletes.insert(table);
+                }
+                StatementKind::Insert(_) => {
+                    inserts.insert(table);
+                }
+                _ => {}
+            }
+        }
+        for table in deletes.intersection(&inserts) {
+            out.entry(table.clone()).or_insert_with(|| q.name.clone());
+        }
+    }
+    out
 }
 
 fn push(

@@ -219,9 +219,9 @@ fn from_stats<'t>(
         time_column,
         severity,
         message: format!(
-            "partitions of `{}` grow without bound: the largest gains {} rows a day and nothing expires them",
+            "partitions of `{}` grow without bound: the largest gains {} and nothing expires them",
             table.qualified_name(),
-            format_count(per_second * 86_400.0)
+            growth_rate(per_second)
         ),
         notes: vec![format!(
             "statistics: {} rows/s into {} partitions with unbounded retention: the largest partition passes {limit} after {}",
@@ -230,6 +230,17 @@ fn from_stats<'t>(
             about(when)
         )],
     })
+}
+
+/// Rows gained per day, or per year when a day's gain rounds to nothing
+/// (a slow partition still grows without bound).
+fn growth_rate(per_second: f64) -> String {
+    let per_day = per_second * 86_400.0;
+    if per_day >= 1.0 {
+        format!("{} rows a day", format_count(per_day))
+    } else {
+        format!("{} rows a year", format_count(per_second * 365.0 * 86_400.0))
+    }
 }
 
 fn heuristic<'t>(cx: &Context<'_>, index: &QueryIndex<'_>, table: &'t Table) -> Option<Growth<'t>> {
