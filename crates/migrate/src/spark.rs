@@ -76,10 +76,8 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
          //        -i this-file.scala\n\
          // Start it only once every application instance dual-writes; DUAL_WRITE_START_MICROS\n\
          // (the environment) is when they all did, in microseconds.\n\
-         // DO NOT RUN AS WRITTEN: run in Spark local mode against Cassandra 5.0.9 with connector\n\
-         // 3.5.1 (cqlmodel's scripts/check-spark-jobs.sh --run), every cell was written with the\n\
-         // time of the copy and no TTL: the per-row options below were not applied, so a newer\n\
-         // dual-written value can be overwritten. Use the DSBulk load until this is fixed.",
+         // Checked in Spark local mode against Cassandra 5.0.9 with connector 3.5.1\n\
+         // (cqlmodel's scripts/check-spark-jobs.sh --run): each cell keeps its write time and TTL.",
         old.qualified_name()
     );
     if old.is_counter_table() {
@@ -146,7 +144,9 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
          \x20     val times = if (keepTimes) Map[String, Any]({WT_L} -> row.getLong({WT_L}), {TTL_L} -> row.getIntOption({TTL_L}).getOrElse(0)) else Map.empty[String, Any]\n\
          \x20     CassandraRow.fromMap(newKey(row) ++ Map(to -> row.get[Any](from)) ++ times)\n\
          \x20   }}\n\
-         \x20   .saveToCassandra({}, {}, SomeColumns(newKeyColumns :+ (to: ColumnRef): _*),\n\
+         \x20   // The per-row options are read from columns the writer selects: without\n\
+         \x20   // them in SomeColumns the USING placeholders stay unset (time of the copy, no TTL).\n\
+         \x20   .saveToCassandra({}, {}, SomeColumns(newKeyColumns ++ Seq[ColumnRef](to) ++ (if (keepTimes) Seq[ColumnRef]({WT_L}, {TTL_L}) else Seq.empty[ColumnRef]): _*),\n\
          \x20     writeConf = if (keepTimes) WriteConf(ttl = TTLOption.perRow({TTL_L}), timestamp = TimestampOption.perRow({WT_L}))\n\
          \x20                 else WriteConf(timestamp = TimestampOption.constant(dualWriteStart)))\n\
          }}",

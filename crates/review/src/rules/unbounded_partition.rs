@@ -239,7 +239,10 @@ fn growth_rate(per_second: f64) -> String {
     if per_day >= 1.0 {
         format!("{} rows a day", format_count(per_day))
     } else {
-        format!("{} rows a year", format_count(per_second * 365.0 * 86_400.0))
+        format!(
+            "{} rows a year",
+            format_count(per_second * 365.0 * 86_400.0)
+        )
     }
 }
 
