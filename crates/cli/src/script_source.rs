@@ -67,6 +67,17 @@ impl<'a> ScriptLoader<'a> {
             .get(file)
             .map(|f| f.text.clone())
             .unwrap_or_default();
+        let (text, cqlsh_lines) = blank_cqlsh_warnings(&text);
+        for span in cqlsh_lines {
+            self.diagnostics.push(
+                Diagnostic::info(
+                    "cqlsh-output",
+                    "a warning cqlsh printed with its output (`cqlsh -e \"DESCRIBE …\" > file`), not CQL: skipped",
+                )
+                .with_file(file)
+                .with_primary(span.range(), "skipped"),
+            );
+        }
         let parsed = cqlmodel_cql::parse(&text);
         self.diagnostics
             .extend((rules.syntax)(&parsed, &text, file));
@@ -165,6 +176,32 @@ impl<'a> ScriptLoader<'a> {
         self.apply(sourced, &resolved, rules);
         self.stack.pop();
     }
+}
+
+/// cqlsh prints its own warnings on stdout, before the output of `-e`
+/// (`WARNING: cqlsh was built against 5.0.0, but this server is 5.0.9. …`), so
+/// a captured DESCRIBE holds them. Such lines are blanked with spaces, which
+/// keeps every offset, and their spans returned.
+fn blank_cqlsh_warnings(text: &str) -> (String, Vec<Span>) {
+    let mut out = String::with_capacity(text.len());
+    let mut spans = Vec::new();
+    let mut start = 0usize;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if body.starts_with("WARNING: cqlsh ") {
+            out.extend(std::iter::repeat_n(' ', body.len()));
+            out.push_str(&line[body.len()..]);
+            let (from, to) = (start as u32, (start + body.len()) as u32);
+            spans.push(Span {
+                start: from,
+                end: to,
+            });
+        } else {
+            out.push_str(line);
+        }
+        start += line.len();
+    }
+    (out, spans)
 }
 
 fn canonical(path: &Path) -> PathBuf {

@@ -135,3 +135,26 @@ fn explain_reads_describe_full_schema() {
         "exit {code:?}: {stderr}{stdout}"
     );
 }
+
+#[test]
+fn a_raw_capture_with_cqlshs_version_warning_reads() {
+    // `cqlsh -e "DESCRIBE KEYSPACE lending" > file` keeps the warning cqlsh prints
+    // on stdout before the output; the fixture holds it as a comment, so put it back.
+    let captured = std::fs::read_to_string(data("describe-keyspace-lending.cql")).expect("fixture");
+    let raw = format!(
+        "WARNING: cqlsh was built against 5.0.0, but this server is 5.0.9.  All features may not work!\n{captured}"
+    );
+    let dir = std::env::temp_dir().join(format!("cqlmodel-raw-capture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("describe.cql");
+    std::fs::write(&file, raw).expect("write");
+    let (code, stdout, stderr) = run(&["review".as_ref(), file.as_os_str()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "exit {code:?}: {stderr}{stdout}"
+    );
+    let all = format!("{stdout}{stderr}");
+    assert!(all.contains("info[cqlsh-output]"), "{all}");
+    assert!(!all.contains("error["), "{all}");
+}
