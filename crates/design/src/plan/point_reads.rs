@@ -31,7 +31,10 @@ pub(super) fn route_point_reads(
         }
         let Some(from) = tables
             .iter()
-            .position(|t| t.queries.contains(&q.name) && salted(t))
+            // The cheap test first: few tables are salted, and each holds a
+            // list of query names (a scan per read of every table's list
+            // took a tenth of a 10,000-table design).
+            .position(|t| salted(t) && t.queries.contains(&q.name))
         else {
             continue;
         };

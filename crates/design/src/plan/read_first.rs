@@ -5,6 +5,8 @@
 //! the read finds nothing. Where no write path of the query list inserts the
 //! entity, the design says the rows come from outside it.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::derive::{KeyPart, Role, TableDesign, TableKind};
@@ -34,6 +36,15 @@ pub fn read_first_sources(
     tables: &[TableDesign],
     paths: &[WritePath],
 ) -> Vec<ReadFirst> {
+    // Indexed once: a scan of every table (and every path) per read-first
+    // statement made a 10,000-table design quadratic.
+    let by_name: HashMap<&str, &TableDesign> =
+        tables.iter().rev().map(|t| (t.name.as_str(), t)).collect();
+    let mut paths_of: HashMap<&str, Vec<&WritePath>> = HashMap::new();
+    for p in paths {
+        paths_of.entry(p.entity.as_str()).or_default().push(p);
+    }
+    let mut table_of: HashMap<String, Option<String>> = HashMap::new();
     let mut out = Vec::new();
     for w in paths {
         let reading: Vec<_> = w
@@ -46,7 +57,7 @@ pub fn read_first_sources(
         }
         let mut entities = vec![w.entity.clone()];
         for st in &reading {
-            let Some(t) = tables.iter().find(|t| t.name == st.table) else {
+            let Some(t) = by_name.get(st.table.as_str()) else {
                 continue;
             };
             for e in copied_from(t) {
@@ -59,16 +70,15 @@ pub fn read_first_sources(
             let Some(e) = model.entity(&entity) else {
                 continue;
             };
-            // A table keyed by exactly the primary key first: a read by it
-            // finds the row with no other key value.
-            let table = tables
+            let table = table_of
+                .entry(entity.clone())
+                .or_insert_with(|| table_by_primary_key(tables, e))
+                .clone();
+            let writers: Vec<&WritePath> = paths_of
+                .get(entity.as_str())
+                .map_or(&[][..], Vec::as_slice)
                 .iter()
-                .find(|t| by_primary_key(t, e) && key_len(t) == e.primary_key.len())
-                .or_else(|| tables.iter().find(|t| by_primary_key(t, e)))
-                .map(|t| t.name.clone());
-            let writers: Vec<&WritePath> = paths
-                .iter()
-                .filter(|p| p.entity == entity)
+                .copied()
                 .filter(|p| {
                     table
                         .as_ref()
@@ -85,6 +95,17 @@ pub fn read_first_sources(
         }
     }
     out
+}
+
+/// The table a read by `e`'s primary key goes to: one keyed by exactly the
+/// primary key first (it finds the row with no other key value), else any
+/// that holds the rows by it.
+fn table_by_primary_key(tables: &[TableDesign], e: &Entity) -> Option<String> {
+    tables
+        .iter()
+        .find(|t| by_primary_key(t, e) && key_len(t) == e.primary_key.len())
+        .or_else(|| tables.iter().find(|t| by_primary_key(t, e)))
+        .map(|t| t.name.clone())
 }
 
 fn key_len(t: &TableDesign) -> usize {

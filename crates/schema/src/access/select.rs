@@ -198,8 +198,38 @@ fn selected_columns(table: &Table, selection: &Selection) -> Result<Vec<usize>, 
     let mut out = Vec::new();
     for sel in selectors {
         collect_columns(table, sel, &mut out)?;
+        if type_unknown(sel) {
+            return Err(QueryError {
+                message: format!(
+                    "Cannot infer type for term {} in selection clause (try using a cast to force a type)",
+                    sel_text(sel)
+                ),
+                span: sel.span,
+            });
+        }
     }
     Ok(out)
+}
+
+/// A selection term whose type Cassandra cannot infer with no type expected
+/// (`Selectable.getExactTypeIfKnown` is null): `{k: v}` may be a map or a UDT
+/// literal, so it always needs a hint or a cast; a tuple or collection
+/// holding one inherits that.
+fn type_unknown(sel: &Selector) -> bool {
+    match &sel.kind {
+        SelectorKind::Map(_) => true,
+        SelectorKind::Tuple(_) | SelectorKind::List(_) | SelectorKind::Set(_) => {
+            sel.kind.items().into_iter().any(type_unknown)
+        }
+        _ => false,
+    }
+}
+
+/// The term as Cassandra prints it in the message (without an alias).
+fn sel_text(sel: &Selector) -> String {
+    let mut bare = sel.clone();
+    bare.alias = None;
+    bare.to_string()
 }
 
 fn collect_columns(table: &Table, sel: &Selector, out: &mut Vec<usize>) -> Result<(), QueryError> {
