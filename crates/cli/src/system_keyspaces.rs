@@ -3,19 +3,6 @@
 
 use cqlmodel_diagnostics::Diagnostic;
 
-/// Keyspaces Cassandra creates and manages itself. `DESCRIBE FULL SCHEMA`
-/// prints them; Cassandra refuses a CREATE in `system`/`system_schema`
-/// (and the virtual ones), and the replicated ones hold Cassandra's own tables.
-const SYSTEM_KEYSPACES: &[&str] = &[
-    "system",
-    "system_schema",
-    "system_auth",
-    "system_distributed",
-    "system_traces",
-    "system_views",
-    "system_virtual_schema",
-];
-
 /// A schema file that holds Cassandra's own keyspaces (`DESCRIBE FULL
 /// SCHEMA`) describes them as they exist: their statements are set aside with
 /// one info, not reported as rejected nor reviewed as the user's tables.
@@ -41,7 +28,7 @@ pub(crate) fn set_aside(build: &mut cqlmodel_schema::SchemaBuild) -> Option<Diag
         !system
     });
     let mut names = refused;
-    for name in SYSTEM_KEYSPACES {
+    for name in cqlmodel_schema::SYSTEM_KEYSPACES {
         if let Some(ks) = build.schema.keyspaces.remove(*name) {
             statements += 1 + ks.tables.len() + ks.types.len();
             first.get_or_insert((ks.origin.file, ks.origin.span));

@@ -28,6 +28,7 @@ pub mod build;
 pub mod error;
 pub mod model;
 pub mod resolve;
+pub mod system_keyspaces;
 pub mod types;
 
 pub use build::{
@@ -35,3 +36,4 @@ pub use build::{
 };
 pub use error::{ErrorClass, SchemaError, SchemaErrorKind, SchemaWarning, SchemaWarningKind};
 pub use model::*;
+pub use system_keyspaces::{SYSTEM_KEYSPACES, is_system_keyspace};

@@ -6,23 +6,7 @@ use std::collections::HashMap;
 
 use crate::model::{InputFormat, NodeStats, Percentile, TableHistogram, TableStats};
 
-/// Keyspaces Cassandra and ScyllaDB keep for themselves: not the user's model.
-pub const SYSTEM_KEYSPACES: [&str; 10] = [
-    "system",
-    "system_schema",
-    "system_auth",
-    "system_distributed",
-    "system_distributed_everywhere",
-    "system_traces",
-    "system_views",
-    "system_virtual_schema",
-    "system_replicated_keys",
-    "system_cluster",
-];
-
-pub fn is_system_keyspace(name: &str) -> bool {
-    SYSTEM_KEYSPACES.contains(&name)
-}
+pub use cqlmodel_schema::is_system_keyspace;
 
 #[derive(Debug, Clone)]
 pub struct TableView<'a> {

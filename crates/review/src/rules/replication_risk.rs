@@ -62,24 +62,14 @@ declare_rule! {
     };
 }
 
-/// Keyspaces Cassandra (and DSE) create and manage themselves.
-const SYSTEM_KEYSPACES: &[&str] = &[
-    "system",
-    "system_schema",
-    "system_auth",
-    "system_distributed",
-    "system_traces",
-    "system_views",
-    "system_virtual_schema",
-    "system_cluster_metadata",
-];
-
 /// The datacenter name a fix uses when the keyspace names none (SimpleStrategy):
 /// the name `SimpleSnitch` reports.
 const DEFAULT_DC: &str = "datacenter1";
 
 fn is_system(name: &str) -> bool {
-    SYSTEM_KEYSPACES.contains(&name) || name.starts_with("dse_") || name.starts_with("system_")
+    cqlmodel_schema::is_system_keyspace(name)
+        || name.starts_with("dse_")
+        || name.starts_with("system_")
 }
 
 /// Words that name a development, test or demo keyspace.

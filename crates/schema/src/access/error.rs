@@ -12,6 +12,14 @@ pub struct QueryError {
 }
 
 impl QueryError {
+    /// An error about the statement as a whole (no narrower place to point at).
+    pub fn whole(message: String) -> Self {
+        QueryError {
+            message,
+            span: Span::default(),
+        }
+    }
+
     /// True when the statement names a keyspace, table or column that does not
     /// exist, or gives a literal of the wrong type: a mistake in the input, as
     /// opposed to a statement Cassandra refuses to serve.

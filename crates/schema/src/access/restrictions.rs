@@ -415,11 +415,7 @@ impl<'t> Restrictions<'t> {
         s: Settings,
         has_queriable_index: bool,
     ) -> Result<(), QueryError> {
-        let whole = Span::default();
-        let err = |message: String| QueryError {
-            message,
-            span: whole,
-        };
+        let err = QueryError::whole;
         if !s.statement.allows_partition_key_ranges() {
             if let Some(t) = self.token.and_then(|i| self.list.get(i)) {
                 return Err(QueryError {
@@ -481,19 +477,15 @@ impl<'t> Restrictions<'t> {
     /// Selecting (or modifying) only static columns leaves no clustering column to restrict.
     fn check_static_only(&self, s: Settings) -> Result<(), QueryError> {
         if s.selects_only_static && !self.clustering.is_empty() {
-            return Err(QueryError {
-                span: Span::default(),
-                message: match s.statement {
-                    StatementType::Select => {
-                        "Cannot restrict clustering columns when selecting only static columns"
-                            .into()
-                    }
-                    other => format!(
-                        "Invalid restrictions on clustering columns since the {} statement modifies only static columns",
-                        other.name()
-                    ),
-                },
-            });
+            return Err(QueryError::whole(match s.statement {
+                StatementType::Select => {
+                    "Cannot restrict clustering columns when selecting only static columns".into()
+                }
+                other => format!(
+                    "Invalid restrictions on clustering columns since the {} statement modifies only static columns",
+                    other.name()
+                ),
+            }));
         }
         Ok(())
     }
@@ -505,10 +497,7 @@ impl<'t> Restrictions<'t> {
         has_queriable_index: bool,
     ) -> Result<(), QueryError> {
         let whole = Span::default();
-        let err = |message: String| QueryError {
-            message,
-            span: whole,
-        };
+        let err = QueryError::whole;
         if !s.statement.allows_clustering_slices()
             && let Some(r) = self
                 .restrictions_of(&self.clustering)
@@ -592,10 +581,7 @@ impl<'t> Restrictions<'t> {
         has_queriable_index: bool,
     ) -> Result<(), QueryError> {
         let whole = Span::default();
-        let err = |message: String| QueryError {
-            message,
-            span: whole,
-        };
+        let err = QueryError::whole;
         if !self.non_pk.is_empty() {
             if !s.statement.allows_non_primary_key_in_where() {
                 let names: Vec<String> = self.non_pk.keys().map(|c| self.name_of(*c)).collect();
@@ -624,10 +610,9 @@ impl<'t> Restrictions<'t> {
     fn choose_index(&mut self) -> Result<(), QueryError> {
         if self.uses_index {
             if self.key_is_in_relation() {
-                return Err(QueryError {
-                    message: "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".into(),
-                    span: Span::default(),
-                });
+                return Err(QueryError::whole(
+                    "Select on indexed columns and with IN clause for the PRIMARY KEY are not supported".into(),
+                ));
             }
             self.index = self.chosen_index();
         }
