@@ -3,7 +3,7 @@
 //! column type, in the order `prepare` checks it, and the parser's refusal of
 //! incompatible operations on one column (UPD-4).
 
-use cqlmodel_cql::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Term, TermKind};
+use cqlmodel_cql::ast::{AssignOp, Assignment, AssignmentKind, ColumnRef, Ident, Term, TermKind};
 
 use super::QueryError;
 use super::value::check_assignable;
@@ -66,118 +66,123 @@ pub(crate) fn prepare_update(
     a: &Assignment,
     conditional: bool,
 ) -> Result<(), QueryError> {
-    let err = |message: String| QueryError {
-        message,
-        span: a.span,
-    };
     let name = &col.name;
     let ty = &col.ty;
-    let value_err = |m: String| err(m);
-    match &a.kind {
+    let checked = match &a.kind {
         AssignmentKind::Set {
             target: ColumnRef::Column(_),
             value,
-        } => {
-            check_assignable(name, ty, value).map_err(value_err)?;
-            if ty.is_counter() {
-                return Err(err(format!(
-                    "Cannot set the value of counter column {name} (counters can only be incremented/decremented, not set)"
-                )));
-            }
-        }
+        } => set_value(name, ty, value),
         AssignmentKind::Set {
             target: ColumnRef::Element(_, selector),
             value,
-        } => {
-            let echo = || format!("{name}[{selector}] = {value}");
-            if !ty.is_collection() {
-                return Err(err(format!(
-                    "Invalid operation ({}) for non collection column {name}",
-                    echo()
-                )));
-            }
-            if !ty.is_multi_cell() {
-                return Err(err(format!(
-                    "Invalid operation ({}) for frozen collection column {name}",
-                    echo()
-                )));
-            }
-            match ty {
-                CqlType::List { element, .. } => {
-                    check_assignable(
-                        &format!("idx({name})"),
-                        &CqlType::Native(NativeType::Int),
-                        selector,
-                    )
-                    .map_err(value_err)?;
-                    check_assignable(&format!("value({name})"), element, value)
-                        .map_err(value_err)?;
-                }
-                CqlType::Map { key, value: v, .. } => {
-                    check_assignable(&format!("key({name})"), key, selector).map_err(value_err)?;
-                    check_assignable(&format!("value({name})"), v, value).map_err(value_err)?;
-                }
-                _ => {
-                    return Err(err(format!(
-                        "Invalid operation ({}) for set column {name}",
-                        echo()
-                    )));
-                }
-            }
-        }
+        } => set_element(name, ty, selector, value),
         AssignmentKind::Set {
             target: ColumnRef::Field(_, field),
             value,
-        } => {
-            let echo = || format!("{name}.{} = {value}", field.value);
-            let CqlType::Udt { def, frozen } = ty else {
-                return Err(err(format!(
-                    "Invalid operation ({}) for non-UDT column {name}",
-                    echo()
-                )));
-            };
-            if *frozen {
-                return Err(err(format!(
-                    "Invalid operation ({}) for frozen UDT column {name}",
-                    echo()
-                )));
-            }
-            let Some((_, field_ty)) = def.fields.iter().find(|(f, _)| *f == field.value) else {
-                return Err(err(format!(
-                    "UDT column {name} does not have a field named {}",
-                    field.value
-                )));
-            };
-            check_assignable(&format!("{name}.{}", field.value), field_ty, value)
-                .map_err(value_err)?;
+        } => set_field(name, ty, field, value),
+        AssignmentKind::SelfOp { op, value, .. } => self_op(col, *op, value, conditional),
+        AssignmentKind::Prepend { value, .. } => prepend(name, ty, value),
+    };
+    checked.map_err(|message| QueryError {
+        message,
+        span: a.span,
+    })
+}
+
+/// `SetValue`: `c = value`.
+fn set_value(name: &str, ty: &CqlType, value: &Term) -> Result<(), String> {
+    check_assignable(name, ty, value)?;
+    if ty.is_counter() {
+        return Err(format!(
+            "Cannot set the value of counter column {name} (counters can only be incremented/decremented, not set)"
+        ));
+    }
+    Ok(())
+}
+
+/// `SetElement`: `c[selector] = value`, on a non-frozen list or map.
+fn set_element(name: &str, ty: &CqlType, selector: &Term, value: &Term) -> Result<(), String> {
+    let echo = || format!("{name}[{selector}] = {value}");
+    if !ty.is_collection() {
+        return Err(format!(
+            "Invalid operation ({}) for non collection column {name}",
+            echo()
+        ));
+    }
+    if !ty.is_multi_cell() {
+        return Err(format!(
+            "Invalid operation ({}) for frozen collection column {name}",
+            echo()
+        ));
+    }
+    match ty {
+        CqlType::List { element, .. } => {
+            check_assignable(
+                &format!("idx({name})"),
+                &CqlType::Native(NativeType::Int),
+                selector,
+            )?;
+            check_assignable(&format!("value({name})"), element, value)
         }
-        AssignmentKind::SelfOp { op, value, .. } => {
-            self_op(col, *op, value, conditional).map_err(err)?
+        CqlType::Map { key, value: v, .. } => {
+            check_assignable(&format!("key({name})"), key, selector)?;
+            check_assignable(&format!("value({name})"), v, value)
         }
-        AssignmentKind::Prepend { value, .. } => {
-            // 5.0 prepares a prepended list literal against the column's
-            // element type first, which refuses a receiver that is neither a
-            // list nor a vector with this message (seen on a 5.0.9 node).
-            if matches!(value.kind, TermKind::List(_))
-                && !matches!(ty, CqlType::List { .. } | CqlType::Vector { .. })
-            {
-                return Err(err(format!(
-                    "Unexpected receiver type '{ty}'; only list and vector are expected"
-                )));
-            }
-            check_assignable(name, ty, value).map_err(value_err)?;
-            let echo = format!("{name} = {value} - {name}");
-            if !matches!(ty, CqlType::List { .. }) {
-                return Err(err(format!(
-                    "Invalid operation ({echo}) for non list column {name}"
-                )));
-            }
-            if !ty.is_multi_cell() {
-                return Err(err(format!(
-                    "Invalid operation ({echo}) for frozen list column {name}"
-                )));
-            }
-        }
+        _ => Err(format!(
+            "Invalid operation ({}) for set column {name}",
+            echo()
+        )),
+    }
+}
+
+/// `SetField`: `c.field = value`, on a non-frozen user type.
+fn set_field(name: &str, ty: &CqlType, field: &Ident, value: &Term) -> Result<(), String> {
+    let echo = || format!("{name}.{} = {value}", field.value);
+    let CqlType::Udt { def, frozen } = ty else {
+        return Err(format!(
+            "Invalid operation ({}) for non-UDT column {name}",
+            echo()
+        ));
+    };
+    if *frozen {
+        return Err(format!(
+            "Invalid operation ({}) for frozen UDT column {name}",
+            echo()
+        ));
+    }
+    let Some((_, field_ty)) = def.fields.iter().find(|(f, _)| *f == field.value) else {
+        return Err(format!(
+            "UDT column {name} does not have a field named {}",
+            field.value
+        ));
+    };
+    check_assignable(&format!("{name}.{}", field.value), field_ty, value)
+}
+
+/// `Prepend`: `c = value + c`, on a non-frozen list.
+fn prepend(name: &str, ty: &CqlType, value: &Term) -> Result<(), String> {
+    // 5.0 prepares a prepended list literal against the column's
+    // element type first, which refuses a receiver that is neither a
+    // list nor a vector with this message (seen on a 5.0.9 node).
+    if matches!(value.kind, TermKind::List(_))
+        && !matches!(ty, CqlType::List { .. } | CqlType::Vector { .. })
+    {
+        return Err(format!(
+            "Unexpected receiver type '{ty}'; only list and vector are expected"
+        ));
+    }
+    check_assignable(name, ty, value)?;
+    let echo = format!("{name} = {value} - {name}");
+    if !matches!(ty, CqlType::List { .. }) {
+        return Err(format!(
+            "Invalid operation ({echo}) for non list column {name}"
+        ));
+    }
+    if !ty.is_multi_cell() {
+        return Err(format!(
+            "Invalid operation ({echo}) for frozen list column {name}"
+        ));
     }
     Ok(())
 }

@@ -53,16 +53,7 @@ fn prepare(
     let only_static = selects_only_static(table, &s.selection, &selected);
 
     // Ordering columns are resolved before the restrictions (getOrderings).
-    let mut orderings = Vec::with_capacity(s.order_by.len());
-    for o in &s.order_by {
-        let Some((idx, col)) = find(table, &o.column.value) else {
-            return Err(QueryError {
-                message: undefined_column(table, &o.column.value),
-                span: o.column.span,
-            });
-        };
-        orderings.push((idx, col.kind, o.order, o.span, o.ann_of.is_some()));
-    }
+    let orderings = resolve_orderings(table, s)?;
 
     let restrictions = Restrictions::new(
         table,
@@ -97,24 +88,7 @@ fn prepare(
         });
     }
 
-    let mut reversed = false;
-    let ann = orderings.iter().any(|o| o.4);
-    if !orderings.is_empty() && !ann {
-        if restrictions.uses_index {
-            return Err(QueryError {
-                message: "ORDER BY with 2ndary indexes is not supported, except for ANN queries."
-                    .into(),
-                span: orderings.first().map_or(span, |o| o.3),
-            });
-        }
-        if restrictions.is_key_range {
-            return Err(QueryError {
-                message: "ORDER BY is only supported when the partition key is restricted by an EQ or an IN.".into(),
-                span: orderings.first().map_or(span, |o| o.3),
-            });
-        }
-        reversed = is_reversed(table, &orderings, &restrictions)?;
-    }
+    let reversed = check_ordering(table, &orderings, &restrictions, span)?;
 
     if !allow_filtering
         && (restrictions.is_key_range || restrictions.uses_index)
@@ -133,20 +107,7 @@ fn prepare(
         "LIMIT must be strictly positive",
     )?;
 
-    let (kind, partitions) = if restrictions.is_key_range {
-        (AccessKind::RangeScan, None)
-    } else {
-        // An IN of several values (even equal ones, even none) makes a group read of
-        // the listed partitions.
-        match (
-            restrictions.key_is_in_relation(),
-            restrictions.partition_count(),
-        ) {
-            (false, _) => (AccessKind::SinglePartition, Some(1)),
-            (true, Values::Known(n)) => (AccessKind::MultiPartition, Some(n)),
-            (true, Values::Unknown) => (AccessKind::MultiPartition, None),
-        }
-    };
+    let (kind, partitions) = read_kind(&restrictions);
     // `SelectStatement`: an aggregate (or grouped) read that does not restrict
     // the partition key warns the client; the node test showed it for GROUP BY.
     let mut warnings = Vec::new();
@@ -167,6 +128,68 @@ fn prepare(
         per_partition_limit,
         ..AccessPath::new(StatementType::Select)
     })
+}
+
+/// The ORDER BY columns, each checked to exist, in written order.
+fn resolve_orderings(table: &Table, s: &Select) -> Result<Vec<Ordering>, QueryError> {
+    let mut orderings = Vec::with_capacity(s.order_by.len());
+    for o in &s.order_by {
+        let Some((idx, col)) = find(table, &o.column.value) else {
+            return Err(QueryError {
+                message: undefined_column(table, &o.column.value),
+                span: o.column.span,
+            });
+        };
+        orderings.push((idx, col.kind, o.order, o.span, o.ann_of.is_some()));
+    }
+    Ok(orderings)
+}
+
+/// Whether an ORDER BY (other than ANN) is allowed with these restrictions, and
+/// whether it reads the clustering in reverse.
+fn check_ordering(
+    table: &Table,
+    orderings: &[Ordering],
+    restrictions: &Restrictions<'_>,
+    span: Span,
+) -> Result<bool, QueryError> {
+    let ann = orderings.iter().any(|o| o.4);
+    if orderings.is_empty() || ann {
+        return Ok(false);
+    }
+    if restrictions.uses_index {
+        return Err(QueryError {
+            message: "ORDER BY with 2ndary indexes is not supported, except for ANN queries."
+                .into(),
+            span: orderings.first().map_or(span, |o| o.3),
+        });
+    }
+    if restrictions.is_key_range {
+        return Err(QueryError {
+            message:
+                "ORDER BY is only supported when the partition key is restricted by an EQ or an IN."
+                    .into(),
+            span: orderings.first().map_or(span, |o| o.3),
+        });
+    }
+    is_reversed(table, orderings, restrictions)
+}
+
+/// The kind of read and how many partitions it reads (`None`: unknown).
+fn read_kind(restrictions: &Restrictions<'_>) -> (AccessKind, Option<u64>) {
+    if restrictions.is_key_range {
+        return (AccessKind::RangeScan, None);
+    }
+    // An IN of several values (even equal ones, even none) makes a group read of
+    // the listed partitions.
+    match (
+        restrictions.key_is_in_relation(),
+        restrictions.partition_count(),
+    ) {
+        (false, _) => (AccessKind::SinglePartition, Some(1)),
+        (true, Values::Known(n)) => (AccessKind::MultiPartition, Some(n)),
+        (true, Values::Unknown) => (AccessKind::MultiPartition, None),
+    }
 }
 
 /// Cassandra's client warning for an aggregation over more than one partition.

@@ -68,6 +68,21 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
         add_columns(schema, &ks_name, table_name, new_columns);
         return Ok(());
     }
+    let (altered, renamed) = apply_change(cx, s, table, new_params.as_ref())?;
+    let added = added_regular_columns(table, &altered);
+    store_altered(schema, &ks_name, table_name, altered, &renamed, &added);
+    Ok(())
+}
+
+/// Applies every kind of change but ADD to a copy of `table`; returns the copy
+/// and the column renames (old name, new name) in written order.
+fn apply_change(
+    cx: &Context<'_>,
+    s: &AlterTable,
+    table: &Table,
+    new_params: Option<&table_params::Params>,
+) -> Result<(Table, Vec<(String, String)>), SchemaError> {
+    let table_name = &s.name.name.value;
     let mut altered = table.clone();
     let mut renamed: Vec<(String, String)> = Vec::new();
     match &s.action {
@@ -120,28 +135,42 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
             altered.options.compact_storage = false;
         }
         AlterTableAction::With(opts) => {
-            if let Some(params) = &new_params {
+            if let Some(params) = new_params {
                 alter_options(cx, table, &mut altered, &opts.properties, params)?;
             }
         }
     }
-    // Views follow their base: renamed key columns, and the new regular columns
-    // of a view that selects `*` (`AddColumns.addColumn`).
-    // Only when there are views to follow, and through a set: a table with
-    // thousands of columns must not cost a scan per column per ALTER.
-    let added: Vec<Column> = if altered.views.is_empty() {
-        Vec::new()
-    } else {
-        let before: std::collections::HashSet<&str> =
-            table.columns.iter().map(|c| c.name.as_str()).collect();
-        altered
-            .columns
-            .iter()
-            .filter(|c| c.kind == ColumnKind::Regular && !before.contains(c.name.as_str()))
-            .cloned()
-            .collect()
-    };
-    if let Some(ks) = schema.keyspaces.get_mut(&ks_name) {
+    Ok((altered, renamed))
+}
+
+/// The regular columns `altered` has and `table` had not, for the views that
+/// select `*`. Only when there are views to follow, and through a set: a table
+/// with thousands of columns must not cost a scan per column per ALTER.
+fn added_regular_columns(table: &Table, altered: &Table) -> Vec<Column> {
+    if altered.views.is_empty() {
+        return Vec::new();
+    }
+    let before: std::collections::HashSet<&str> =
+        table.columns.iter().map(|c| c.name.as_str()).collect();
+    altered
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Regular && !before.contains(c.name.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// Stores the altered table. Its views follow their base: renamed key columns,
+/// and the new regular columns of a view that selects `*` (`AddColumns.addColumn`).
+fn store_altered(
+    schema: &mut Schema,
+    ks_name: &str,
+    table_name: &str,
+    altered: Table,
+    renamed: &[(String, String)],
+    added: &[Column],
+) {
+    if let Some(ks) = schema.keyspaces.get_mut(ks_name) {
         for view in &altered.views {
             if let Some(v) = ks.tables.get_mut(view) {
                 for c in &mut v.columns {
@@ -154,9 +183,8 @@ pub(super) fn alter_table(schema: &mut Schema, cx: &Context<'_>, s: &AlterTable)
                 }
             }
         }
-        ks.tables.insert(table_name.clone(), altered);
+        ks.tables.insert(table_name.to_string(), altered);
     }
-    Ok(())
 }
 
 /// `AddColumns.addColumn`: ALT-2, ALT-3, ALT-4 (the type is prepared before).

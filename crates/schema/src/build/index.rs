@@ -3,6 +3,8 @@
 //! (IDX-5, IDX-6), targets (IDX-7…IDX-10), `validateIndexTarget` (IDX-13…IDX-20),
 //! duplicates (IDX-21), then the SAI checks of `StorageAttachedIndex.validateOptions`.
 
+use std::collections::BTreeMap;
+
 use cqlmodel_cql::ast::{CreateIndex, DropObject, IndexTargetKind, Span};
 
 use super::names::{maybe_quote, table_display};
@@ -25,23 +27,7 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateIndex) -> 
     let custom = s.custom || (s.using.is_some() && implementation != IndexImpl::Legacy);
     cx.check_keyspace_name(&ks_name, s.table.span)?;
 
-    props::check_known(&s.options, INDEX_PROPERTIES).map_err(|e| cx.lift(e))?;
-    let options = props::map_property(&s.options, "options")
-        .map_err(|e| cx.lift(e))?
-        .map(|(m, _)| m);
-    if !custom && options.is_some() {
-        return Err(cx.err(SchemaErrorKind::IndexOptionsWithoutCustom, cx.origin.span));
-    }
-    let options = options.unwrap_or_default();
-    if let Some(reserved) = RESERVED_OPTIONS.iter().find(|o| options.contains_key(**o)) {
-        return Err(cx.err(
-            SchemaErrorKind::ReservedIndexOption((*reserved).to_string()),
-            cx.origin.span,
-        ));
-    }
-    if implementation == IndexImpl::Sasi && !cx.settings.sasi_indexes_enabled {
-        return Err(cx.err(SchemaErrorKind::SasiDisabled, cx.origin.span));
-    }
+    let options = index_options(cx, s, custom, &implementation)?;
 
     let table_name = &s.table.name.value;
     let Some(ks) = schema.keyspaces.get(&ks_name) else {
@@ -74,39 +60,7 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateIndex) -> 
         return Err(cx.err(SchemaErrorKind::IndexOnView, s.table.span));
     }
 
-    let mut targets: Vec<(&Column, IndexTarget, &'static str, Span)> = Vec::new();
-    for t in &s.targets {
-        let Some(column) = table.column(&t.column.value) else {
-            return Err(cx.err(
-                SchemaErrorKind::UnknownColumn {
-                    column: maybe_quote(&t.column.value),
-                    table: table_display(&table.keyspace, &table.name),
-                },
-                t.column.span,
-            ));
-        };
-        let (target, word) = target_kind(t.kind, &column.ty);
-        targets.push((column, target, word, t.span));
-    }
-    if targets.is_empty() && !custom {
-        return Err(cx.err(SchemaErrorKind::IndexWithoutTarget, cx.origin.span));
-    }
-    if targets.len() > 1 {
-        if !custom {
-            return Err(cx.err(SchemaErrorKind::IndexMultipleTargets, cx.origin.span));
-        }
-        for (i, (column, _, _, span)) in targets.iter().enumerate() {
-            if targets.iter().take(i).any(|(c, ..)| c.name == column.name) {
-                return Err(cx.err(
-                    SchemaErrorKind::IndexDuplicateTarget(column.name.clone()),
-                    *span,
-                ));
-            }
-        }
-    }
-    for (column, target, word, span) in &targets {
-        validate_target(cx, table, column, *target, word, *span)?;
-    }
+    let targets = index_targets(cx, s, table, custom)?;
 
     // Divergence: an index on several columns (custom only) is modeled by its first target.
     let Some((column, target, _, _)) = targets.first() else {
@@ -152,6 +106,81 @@ pub(super) fn create(schema: &mut Schema, cx: &Context<'_>, s: &CreateIndex) -> 
         t.indexes.push(index);
     }
     Ok((implementation == IndexImpl::Sasi).then_some(SchemaWarningKind::SasiExperimental))
+}
+
+/// The options of CREATE INDEX (IDX-A*): known properties, `options` only with
+/// CUSTOM, no option Cassandra reserves, then whether SASI is enabled (IDX-1).
+fn index_options(
+    cx: &Context<'_>,
+    s: &CreateIndex,
+    custom: bool,
+    implementation: &IndexImpl,
+) -> Result<BTreeMap<String, String>, SchemaError> {
+    props::check_known(&s.options, INDEX_PROPERTIES).map_err(|e| cx.lift(e))?;
+    let options = props::map_property(&s.options, "options")
+        .map_err(|e| cx.lift(e))?
+        .map(|(m, _)| m);
+    if !custom && options.is_some() {
+        return Err(cx.err(SchemaErrorKind::IndexOptionsWithoutCustom, cx.origin.span));
+    }
+    let options = options.unwrap_or_default();
+    if let Some(reserved) = RESERVED_OPTIONS.iter().find(|o| options.contains_key(**o)) {
+        return Err(cx.err(
+            SchemaErrorKind::ReservedIndexOption((*reserved).to_string()),
+            cx.origin.span,
+        ));
+    }
+    if *implementation == IndexImpl::Sasi && !cx.settings.sasi_indexes_enabled {
+        return Err(cx.err(SchemaErrorKind::SasiDisabled, cx.origin.span));
+    }
+    Ok(options)
+}
+
+/// One index target: the column, the kind of target, its word for messages, and
+/// where it is written.
+type Target<'t> = (&'t Column, IndexTarget, &'static str, Span);
+
+/// The targets (IDX-7 … IDX-10), then `validateIndexTarget` on each (IDX-13 … IDX-20).
+fn index_targets<'t>(
+    cx: &Context<'_>,
+    s: &CreateIndex,
+    table: &'t Table,
+    custom: bool,
+) -> Result<Vec<Target<'t>>, SchemaError> {
+    let mut targets: Vec<Target<'t>> = Vec::new();
+    for t in &s.targets {
+        let Some(column) = table.column(&t.column.value) else {
+            return Err(cx.err(
+                SchemaErrorKind::UnknownColumn {
+                    column: maybe_quote(&t.column.value),
+                    table: table_display(&table.keyspace, &table.name),
+                },
+                t.column.span,
+            ));
+        };
+        let (target, word) = target_kind(t.kind, &column.ty);
+        targets.push((column, target, word, t.span));
+    }
+    if targets.is_empty() && !custom {
+        return Err(cx.err(SchemaErrorKind::IndexWithoutTarget, cx.origin.span));
+    }
+    if targets.len() > 1 {
+        if !custom {
+            return Err(cx.err(SchemaErrorKind::IndexMultipleTargets, cx.origin.span));
+        }
+        for (i, (column, _, _, span)) in targets.iter().enumerate() {
+            if targets.iter().take(i).any(|(c, ..)| c.name == column.name) {
+                return Err(cx.err(
+                    SchemaErrorKind::IndexDuplicateTarget(column.name.clone()),
+                    *span,
+                ));
+            }
+        }
+    }
+    for (column, target, word, span) in &targets {
+        validate_target(cx, table, column, *target, word, *span)?;
+    }
+    Ok(targets)
 }
 
 pub(super) fn drop(schema: &mut Schema, cx: &Context<'_>, s: &DropObject) -> StepResult {

@@ -4,7 +4,9 @@
 //! `execute` (GEN-3), then `apply` (TBL-0, TBL-0b, and the builder in
 //! `table_builder`).
 
-use cqlmodel_cql::ast::{ColumnDef, CreateTable, DropObject, Ident, Order, PrimaryKey};
+use cqlmodel_cql::ast::{
+    ColumnDef, CreateTable, DropObject, Ident, Order, PrimaryKey, TableOptions,
+};
 
 use super::names::as_written;
 use super::table_builder::build_table;
@@ -113,23 +115,8 @@ impl<'a> RawTable<'a> {
     /// native type is only collected and reported after them (TYP-1).
     fn parse(cx: &Context<'_>, s: &'a CreateTable) -> Result<Self, SchemaError> {
         let name = as_written(&s.name);
-        let mut parts: Vec<(u32, Part<'a>)> = Vec::new();
-        parts.extend(s.columns.iter().map(|c| (c.span.start, Part::Column(c))));
-        parts.extend(s.primary_key.iter().map(|k| (k.span.start, Part::Key(k))));
+        let parts = written_parts(s);
         let opts = &s.options;
-        parts.extend(
-            opts.clustering_order
-                .iter()
-                .enumerate()
-                .map(|(i, o)| (o.span.start, Part::Order(i))),
-        );
-        parts.extend(
-            opts.properties
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.span.start, Part::Property(i))),
-        );
-        parts.sort_by_key(|(start, _)| *start);
 
         let mut key: Option<Key<'a>> = None;
         let mut seen: Vec<&str> = Vec::new();
@@ -166,41 +153,8 @@ impl<'a> RawTable<'a> {
                         clustering: k.clustering.iter().collect(),
                     });
                 }
-                Part::Order(i) => {
-                    let Some(o) = opts.clustering_order.get(*i) else {
-                        continue;
-                    };
-                    if opts
-                        .clustering_order
-                        .iter()
-                        .take(*i)
-                        .any(|p| p.column.value == o.column.value)
-                    {
-                        return Err(cx.err(
-                            SchemaErrorKind::DuplicateClusteringOrder {
-                                column: o.column.value.clone(),
-                                table: name.clone(),
-                            },
-                            o.span,
-                        ));
-                    }
-                }
-                Part::Property(i) => {
-                    let Some(p) = opts.properties.get(*i) else {
-                        continue;
-                    };
-                    if opts
-                        .properties
-                        .iter()
-                        .take(*i)
-                        .any(|q| q.name.value == p.name.value)
-                    {
-                        return Err(cx.err(
-                            SchemaErrorKind::DuplicateProperty(p.name.value.clone()),
-                            p.name.span,
-                        ));
-                    }
-                }
+                Part::Order(i) => check_order_not_repeated(cx, opts, *i, &name)?,
+                Part::Property(i) => check_property_not_repeated(cx, opts, *i)?,
             }
         }
         let raws = raw_types(cx, s.columns.iter().map(|c| &c.data_type))?;
@@ -216,4 +170,76 @@ impl<'a> RawTable<'a> {
                 .collect(),
         })
     }
+}
+
+/// The statement's parts sorted by where they are written.
+fn written_parts(s: &CreateTable) -> Vec<(u32, Part<'_>)> {
+    let mut parts: Vec<(u32, Part<'_>)> = Vec::new();
+    parts.extend(s.columns.iter().map(|c| (c.span.start, Part::Column(c))));
+    parts.extend(s.primary_key.iter().map(|k| (k.span.start, Part::Key(k))));
+    let opts = &s.options;
+    parts.extend(
+        opts.clustering_order
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.span.start, Part::Order(i))),
+    );
+    parts.extend(
+        opts.properties
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.span.start, Part::Property(i))),
+    );
+    parts.sort_by_key(|(start, _)| *start);
+    parts
+}
+
+/// The parser refuses a column named twice in CLUSTERING ORDER (at its second mention).
+fn check_order_not_repeated(
+    cx: &Context<'_>,
+    opts: &TableOptions,
+    i: usize,
+    table: &str,
+) -> Result<(), SchemaError> {
+    let Some(o) = opts.clustering_order.get(i) else {
+        return Ok(());
+    };
+    if opts
+        .clustering_order
+        .iter()
+        .take(i)
+        .any(|p| p.column.value == o.column.value)
+    {
+        return Err(cx.err(
+            SchemaErrorKind::DuplicateClusteringOrder {
+                column: o.column.value.clone(),
+                table: table.to_string(),
+            },
+            o.span,
+        ));
+    }
+    Ok(())
+}
+
+/// The parser refuses a property set twice (at its second mention).
+fn check_property_not_repeated(
+    cx: &Context<'_>,
+    opts: &TableOptions,
+    i: usize,
+) -> Result<(), SchemaError> {
+    let Some(p) = opts.properties.get(i) else {
+        return Ok(());
+    };
+    if opts
+        .properties
+        .iter()
+        .take(i)
+        .any(|q| q.name.value == p.name.value)
+    {
+        return Err(cx.err(
+            SchemaErrorKind::DuplicateProperty(p.name.value.clone()),
+            p.name.span,
+        ));
+    }
+    Ok(())
 }

@@ -14,7 +14,11 @@ use super::table_params::{self, Params, TABLE_PROPERTIES};
 use super::udt::prepare;
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::model::{Column, ColumnKind, Origin, Schema, Table};
+use crate::resolve::RawType;
 use crate::types::CqlType;
+
+/// A column definition with its raw (written) type.
+type RawColumn<'a> = (&'a ColumnDef, RawType);
 
 pub(super) fn build_table(
     schema: &Schema,
@@ -31,13 +35,56 @@ pub(super) fn build_table(
     table_params::validate(params).map_err(|e| cx.lift(e))?;
 
     // Cassandra prepares the columns in the byte order of their names (a TreeMap).
-    let mut by_name: Vec<&(&ColumnDef, _)> = raw.columns.iter().collect();
+    let mut by_name: Vec<&RawColumn<'_>> = raw.columns.iter().collect();
     by_name.sort_by(|a, b| a.0.name.value.as_bytes().cmp(b.0.name.value.as_bytes()));
+    let types = prepare_column_types(schema, cx, &by_name, keyspace)?;
+    let in_key = check_primary_key(cx, raw, key, &types, table)?;
+    check_clustering_order(cx, &raw.order, &key.clustering)?;
+
+    // The columns that are not part of the PRIMARY KEY, in name order.
+    let others: Vec<(&ColumnDef, &CqlType)> = by_name
+        .iter()
+        .filter(|(d, _)| !in_key.contains(&d.name.value.as_str()))
+        .filter_map(|(d, _)| Some((*d, types.get(d.name.value.as_str())?)))
+        .collect();
+    check_non_key_columns(cx, raw, key, params, &others)?;
+
+    if !is_valid_chars(table) {
+        return Err(cx.err(
+            SchemaErrorKind::InvalidTableName {
+                keyspace: keyspace.to_string(),
+                table: table.to_string(),
+            },
+            s.name.span,
+        ));
+    }
+
+    Ok(Table {
+        keyspace: keyspace.to_string(),
+        name: table.to_string(),
+        columns: model_columns(cx, raw, key, &types, &in_key),
+        options: table_params::to_model(params, properties, s.options.compact_storage),
+        indexes: Vec::new(),
+        view: None,
+        views: Vec::new(),
+        origin: cx.origin,
+    })
+}
+
+/// Prepares each column's type in the name order of `by_name`, then refuses a
+/// non-frozen user type that holds a non-frozen collection (Cassandra checks this
+/// only once every type is prepared).
+fn prepare_column_types<'a>(
+    schema: &Schema,
+    cx: &Context<'_>,
+    by_name: &[&'a RawColumn<'a>],
+    keyspace: &str,
+) -> Result<BTreeMap<&'a str, CqlType>, SchemaError> {
     let mut types: BTreeMap<&str, CqlType> = BTreeMap::new();
-    for (def, raw_type) in &by_name {
+    for (def, raw_type) in by_name {
         types.insert(&def.name.value, prepare(cx, schema, raw_type, keyspace)?);
     }
-    for (def, _) in &by_name {
+    for (def, _) in by_name {
         if let Some(CqlType::Udt {
             def: udt,
             frozen: false,
@@ -50,7 +97,18 @@ pub(super) fn build_table(
             ));
         }
     }
+    Ok(types)
+}
 
+/// Checks each PRIMARY KEY column in key order (declared, not repeated, a valid
+/// key type, not static) and returns their names.
+fn check_primary_key<'k>(
+    cx: &Context<'_>,
+    raw: &RawTable<'_>,
+    key: &Key<'k>,
+    types: &BTreeMap<&str, CqlType>,
+    table: &str,
+) -> Result<Vec<&'k str>, SchemaError> {
     let is_static = |name: &str| {
         raw.columns
             .iter()
@@ -86,17 +144,21 @@ pub(super) fn build_table(
             ));
         }
     }
+    Ok(in_key)
+}
 
-    check_clustering_order(cx, &raw.order, &key.clustering)?;
-
-    // The columns that are not part of the PRIMARY KEY, in name order.
-    let others: Vec<(&ColumnDef, &CqlType)> = by_name
-        .iter()
-        .filter(|(d, _)| !in_key.contains(&d.name.value.as_str()))
-        .filter_map(|(d, _)| Some((*d, types.get(d.name.value.as_str())?)))
-        .collect();
+/// The checks on the columns outside the PRIMARY KEY (`others`, in name order):
+/// COMPACT STORAGE, static columns without clustering, and counter tables.
+fn check_non_key_columns(
+    cx: &Context<'_>,
+    raw: &RawTable<'_>,
+    key: &Key<'_>,
+    params: &Params,
+    others: &[(&ColumnDef, &CqlType)],
+) -> Result<(), SchemaError> {
+    let s = raw.stmt;
     if s.options.compact_storage {
-        check_compact(cx, s.name.span, &others, !key.clustering.is_empty())?;
+        check_compact(cx, s.name.span, others, !key.clustering.is_empty())?;
     } else if key.clustering.is_empty()
         && let Some((def, _)) = raw.columns.iter().find(|(c, _)| c.is_static)
     {
@@ -111,17 +173,18 @@ pub(super) fn build_table(
             return Err(cx.err(SchemaErrorKind::CounterWithTtl, s.name.span));
         }
     }
+    Ok(())
+}
 
-    if !is_valid_chars(table) {
-        return Err(cx.err(
-            SchemaErrorKind::InvalidTableName {
-                keyspace: keyspace.to_string(),
-                table: table.to_string(),
-            },
-            s.name.span,
-        ));
-    }
-
+/// The model's columns: partition key, then clustering (with its order), then
+/// the other columns in declaration order.
+fn model_columns(
+    cx: &Context<'_>,
+    raw: &RawTable<'_>,
+    key: &Key<'_>,
+    types: &BTreeMap<&str, CqlType>,
+    in_key: &[&str],
+) -> Vec<Column> {
     let column = |def: &ColumnDef, kind: ColumnKind| Column {
         name: def.name.value.clone(),
         ty: types
@@ -168,16 +231,7 @@ pub(super) fn build_table(
         };
         columns.push(column(def, kind));
     }
-    Ok(Table {
-        keyspace: keyspace.to_string(),
-        name: table.to_string(),
-        columns,
-        options: table_params::to_model(params, properties, s.options.compact_storage),
-        indexes: Vec::new(),
-        view: None,
-        views: Vec::new(),
-        origin: cx.origin,
-    })
+    columns
 }
 
 /// The checks of the builder on each PRIMARY KEY column's type (TBL-6 … TBL-8).

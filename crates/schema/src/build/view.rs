@@ -139,15 +139,63 @@ fn build_view(
         ));
     }
     let key: Vec<&Ident> = pk.partition_key.iter().chain(&pk.clustering).collect();
-    for (i, ident) in key.iter().enumerate() {
-        check_key_column(cx, base, &selected, &key[..i], ident, view_name)?;
-    }
     let order: Vec<(&Ident, Order)> = s
         .options
         .clustering_order
         .iter()
         .map(|c| (&c.column, c.order))
         .collect();
+    check_view_key(cx, s, base, &selected, &key, &order, view_name)?;
+    check_where(cx, s, base, &key)?;
+
+    let properties = &s.options.properties;
+    props::check_known(properties, TABLE_PROPERTIES).map_err(|e| cx.lift(e))?;
+    let params = table_params::build(properties).map_err(|e| cx.lift(e))?;
+    table_params::validate(&params).map_err(|e| cx.lift(e))?;
+    if params.default_time_to_live != 0 {
+        return Err(cx.err(SchemaErrorKind::ViewTtl, s.name.span));
+    }
+    if !is_valid_chars(view_name) {
+        return Err(cx.err(
+            SchemaErrorKind::InvalidTableName {
+                keyspace: base.keyspace.clone(),
+                table: view_name.to_string(),
+            },
+            s.name.span,
+        ));
+    }
+
+    Ok(Table {
+        keyspace: base.keyspace.clone(),
+        name: view_name.to_string(),
+        columns: view_columns(cx, s, base, &selected, &key, &order),
+        options: table_params::to_model(&params, properties, false),
+        indexes: Vec::new(),
+        view: Some(ViewInfo {
+            base_table: base.name.clone(),
+            include_all_columns: matches!(s.selection, Selection::Wildcard(_)),
+        }),
+        views: Vec::new(),
+        origin: cx.origin,
+    })
+}
+
+/// The view's PRIMARY KEY against its base, in Cassandra's order: each key
+/// column, the CLUSTERING ORDER, every base key column present, and at most one
+/// base regular column in the key.
+fn check_view_key(
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+    base: &Table,
+    selected: &[&Column],
+    key: &[&Ident],
+    order: &[(&Ident, Order)],
+    view_name: &str,
+) -> Result<(), SchemaError> {
+    let pk = &s.primary_key;
+    for (i, ident) in key.iter().enumerate() {
+        check_key_column(cx, base, selected, &key[..i], ident, view_name)?;
+    }
     let order_matches = order.len() == pk.clustering.len()
         && order
             .iter()
@@ -156,11 +204,10 @@ fn build_view(
     if !order.is_empty() && !order_matches {
         return Err(cx.err(SchemaErrorKind::ViewClusteringOrder, pk.span));
     }
-    let in_key = |name: &str| key.iter().any(|k| k.value == name);
     let missing: Vec<String> = base
         .columns
         .iter()
-        .filter(|c| c.is_primary_key() && !in_key(&c.name))
+        .filter(|c| c.is_primary_key() && !key.iter().any(|k| k.value == c.name))
         .map(|c| c.name.clone())
         .collect();
     if !missing.is_empty() {
@@ -185,25 +232,21 @@ fn build_view(
             pk.span,
         ));
     }
-    check_where(cx, s, base, &key)?;
+    Ok(())
+}
 
-    let properties = &s.options.properties;
-    props::check_known(properties, TABLE_PROPERTIES).map_err(|e| cx.lift(e))?;
-    let params = table_params::build(properties).map_err(|e| cx.lift(e))?;
-    table_params::validate(&params).map_err(|e| cx.lift(e))?;
-    if params.default_time_to_live != 0 {
-        return Err(cx.err(SchemaErrorKind::ViewTtl, s.name.span));
-    }
-    if !is_valid_chars(view_name) {
-        return Err(cx.err(
-            SchemaErrorKind::InvalidTableName {
-                keyspace: base.keyspace.clone(),
-                table: view_name.to_string(),
-            },
-            s.name.span,
-        ));
-    }
-
+/// The view's columns: partition key, clustering (with its order), then the
+/// selected base columns outside the key, as regular columns in base order.
+fn view_columns(
+    cx: &Context<'_>,
+    s: &CreateMaterializedView,
+    base: &Table,
+    selected: &[&Column],
+    key: &[&Ident],
+    order: &[(&Ident, Order)],
+) -> Vec<Column> {
+    let pk = &s.primary_key;
+    let in_key = |name: &str| key.iter().any(|k| k.value == name);
     let mut columns = Vec::new();
     let origin = |ident: &Ident| Origin {
         file: cx.file,
@@ -239,19 +282,7 @@ fn build_view(
             });
         }
     }
-    Ok(Table {
-        keyspace: base.keyspace.clone(),
-        name: view_name.to_string(),
-        columns,
-        options: table_params::to_model(&params, properties, false),
-        indexes: Vec::new(),
-        view: Some(ViewInfo {
-            base_table: base.name.clone(),
-            include_all_columns: matches!(s.selection, Selection::Wildcard(_)),
-        }),
-        views: Vec::new(),
-        origin: cx.origin,
-    })
+    columns
 }
 
 /// The SELECT clause: MV-7, MV-8, then each column must exist in the base table.
