@@ -171,14 +171,14 @@ pub fn load_queries(
             | StatementKind::Delete(_)
             | StatementKind::Batch(_) => {}
             _ => {
-                diagnostics.push(
+                diagnostics.push(skipped(
                     Diagnostic::warning(
                         "not-a-query",
                         "only SELECT, INSERT, UPDATE, DELETE and BATCH belong in a query list",
-                    )
-                    .with_file(file)
-                    .with_primary(stmt.span.range(), "skipped"),
-                );
+                    ),
+                    file,
+                    stmt,
+                ));
                 continue;
             }
         }
@@ -187,47 +187,9 @@ pub fn load_queries(
                 .with_file(file)
                 .with_primary(stmt.span.range(), "annotated statement")
         };
-        let rate = match ann.get("rate").map(parse_rate) {
-            Some(Err(e)) => {
-                diagnostics.push(annotation_error(e));
-                None
-            }
-            Some(Ok(r)) => Some(r),
-            None => None,
-        };
-        let in_effect = |serial: bool| {
-            levels
-                .iter()
-                .rev()
-                .find(|l| l.start < stmt.span.start && l.serial == serial)
-                .map(|l| l.level.clone())
-        };
-        let (consistency, consistency_source) = level_of(ann.get("cl"), in_effect(false));
-        let (serial_consistency, serial_source) = level_of(ann.get("serial"), in_effect(true));
-        for (key, level, source) in [
-            ("cl", &consistency, consistency_source),
-            ("serial", &serial_consistency, serial_source),
-        ] {
-            if let (Some(cl), Some(LevelSource::Annotation)) = (level, source)
-                && !CONSISTENCY_LEVELS.contains(&cl.as_str())
-            {
-                diagnostics.push(annotation_error(format!(
-                    "unknown consistency level `{cl}` in @{key} (expected one of {})",
-                    CONSISTENCY_LEVELS.join(", ")
-                )));
-            }
-        }
-        let page_size = match ann.get("page").map(|p| p.parse::<u64>()) {
-            Some(Ok(p)) => Some(p),
-            Some(_) => {
-                diagnostics.push(annotation_error(format!(
-                    "@page takes a whole number (0: paging off), got `{}`",
-                    ann.get("page").unwrap_or_default()
-                )));
-                None
-            }
-            None => None,
-        };
+        let settings = read_settings(&ann, &levels, stmt.span.start, &mut |message| {
+            diagnostics.push(annotation_error(message));
+        });
         let name = match ann.name() {
             Some(n) => n.to_string(),
             None => format!("Q{ordinal}"),
@@ -243,14 +205,14 @@ pub fn load_queries(
             .as_ref()
             .is_some_and(|e| e.message.starts_with("Undefined column name solr_query "))
         {
-            diagnostics.push(
+            diagnostics.push(skipped(
                 Diagnostic::info(
                     "dse-only",
                     "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped",
-                )
-                .with_file(file)
-                .with_primary(stmt.span.range(), "skipped"),
-            );
+                ),
+                file,
+                stmt,
+            ));
             continue;
         }
         queries.push(Query {
@@ -259,16 +221,22 @@ pub fn load_queries(
             statement: stmt.clone(),
             file,
             annotations: ann,
-            rate,
-            consistency,
-            serial_consistency,
-            consistency_source,
-            serial_source,
-            page_size,
+            rate: settings.rate,
+            consistency: settings.consistency,
+            serial_consistency: settings.serial_consistency,
+            consistency_source: settings.consistency_source,
+            serial_source: settings.serial_source,
+            page_size: settings.page_size,
             path,
         });
         ordinal += 1;
     }
+    diagnostics.extend(check_query_annotations(&queries));
+    (queries, diagnostics)
+}
+
+/// The checks across the annotations of all the queries of the list.
+fn check_query_annotations(queries: &[Query]) -> Vec<Diagnostic> {
     let annotated: Vec<Annotated<'_>> = queries
         .iter()
         .map(|q| Annotated {
@@ -278,8 +246,84 @@ pub fn load_queries(
             annotations: &q.annotations,
         })
         .collect();
-    diagnostics.extend(check_annotations(&annotated));
-    (queries, diagnostics)
+    check_annotations(&annotated)
+}
+
+/// `diagnostic` placed on a statement the query list skips.
+fn skipped(diagnostic: Diagnostic, file: usize, stmt: &Statement) -> Diagnostic {
+    diagnostic
+        .with_file(file)
+        .with_primary(stmt.span.range(), "skipped")
+}
+
+/// What a query's annotations (and the cqlsh lines before it) set.
+struct QuerySettings {
+    rate: Option<f64>,
+    consistency: Option<String>,
+    serial_consistency: Option<String>,
+    consistency_source: Option<LevelSource>,
+    serial_source: Option<LevelSource>,
+    page_size: Option<u64>,
+}
+
+/// Reads `@rate`, `@cl`, `@serial` and `@page` of a statement starting at
+/// `start`, the levels falling back to the cqlsh lines before it; each bad
+/// annotation's message goes to `error`, in that order.
+fn read_settings(
+    ann: &Annotations,
+    levels: &[SessionLevel],
+    start: u32,
+    error: &mut dyn FnMut(String),
+) -> QuerySettings {
+    let rate = match ann.get("rate").map(parse_rate) {
+        Some(Err(e)) => {
+            error(e);
+            None
+        }
+        Some(Ok(r)) => Some(r),
+        None => None,
+    };
+    let in_effect = |serial: bool| {
+        levels
+            .iter()
+            .rev()
+            .find(|l| l.start < start && l.serial == serial)
+            .map(|l| l.level.clone())
+    };
+    let (consistency, consistency_source) = level_of(ann.get("cl"), in_effect(false));
+    let (serial_consistency, serial_source) = level_of(ann.get("serial"), in_effect(true));
+    for (key, level, source) in [
+        ("cl", &consistency, consistency_source),
+        ("serial", &serial_consistency, serial_source),
+    ] {
+        if let (Some(cl), Some(LevelSource::Annotation)) = (level, source)
+            && !CONSISTENCY_LEVELS.contains(&cl.as_str())
+        {
+            error(format!(
+                "unknown consistency level `{cl}` in @{key} (expected one of {})",
+                CONSISTENCY_LEVELS.join(", ")
+            ));
+        }
+    }
+    let page_size = match ann.get("page").map(|p| p.parse::<u64>()) {
+        Some(Ok(p)) => Some(p),
+        Some(_) => {
+            error(format!(
+                "@page takes a whole number (0: paging off), got `{}`",
+                ann.get("page").unwrap_or_default()
+            ));
+            None
+        }
+        None => None,
+    };
+    QuerySettings {
+        rate,
+        consistency,
+        serial_consistency,
+        consistency_source,
+        serial_source,
+        page_size,
+    }
 }
 
 /// The level an annotation gives (upper-cased), else the cqlsh line's, with

@@ -9,6 +9,6 @@ pub use cqlmodel_stats::sizes::type_bytes;
 pub use cqlmodel_stats::units::{format_bytes, format_count, format_duration};
 pub use cqlmodel_stats::{
     BucketUnit, ColumnStats, Cut, DEFAULT_QUERY_SPAN, Distribution, Flow, Layout, Quantiles,
-    RecommendationKind, Retention, SizeEstimate, Sizes, Stats, TableStats, Thresholds, Volume,
-    estimate_table, sizes_at, time_fanout,
+    Recommendation, RecommendationKind, Retention, SizeEstimate, Sizes, Stats, TableStats,
+    Thresholds, Volume, estimate_table, sizes_at, time_fanout,
 };

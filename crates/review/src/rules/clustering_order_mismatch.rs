@@ -5,7 +5,7 @@ use super::scatter_gather::rate_text;
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{TimeKind, table_create_cql, time_kind};
-use crate::finding::Findings;
+use crate::finding::{Finding, Findings};
 use crate::query::Query;
 
 declare_rule! {
@@ -124,27 +124,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 "a reversed read buffers each index block (or the whole small partition) in memory and returns it \
                  backwards: it reads from the wrong end of every block it touches",
             );
-        let others = |ordered: bool| {
-            reads
-                .iter()
-                .filter(|q| q.name != hottest.name && !q.path.reversed)
-                .filter(|q| matches!(&q.statement.kind, StatementKind::Select(s) if s.order_by.is_empty() != ordered))
-                .map(|q| format!("`{}`", q.name))
-                .collect::<Vec<_>>()
-        };
-        let (reversed_after, reordered_after) = (others(true), others(false));
-        if !reversed_after.is_empty() {
-            f = f.note(format!(
-                "after the change {} would read in reverse instead",
-                reversed_after.join(", ")
-            ));
-        }
-        if !reordered_after.is_empty() {
-            f = f.note(format!(
-                "after the change {} (no ORDER BY) would return rows in the new order: add the ORDER BY it relies on",
-                reordered_after.join(", ")
-            ));
-        }
+        f = with_other_reads(f, &reads, hottest);
         let flipped = flipped_order(table);
         f = if table.is_view() {
             f.help(format!(
@@ -160,6 +140,33 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         };
         out.push(f);
     }
+}
+
+/// What flipping the order does to the table's other reads: those with an ORDER
+/// BY would read in reverse, those without would see the rows in the new order.
+fn with_other_reads(mut f: Finding, reads: &[&Query], hottest: &Query) -> Finding {
+    let others = |ordered: bool| {
+        reads
+            .iter()
+            .filter(|q| q.name != hottest.name && !q.path.reversed)
+            .filter(|q| matches!(&q.statement.kind, StatementKind::Select(s) if s.order_by.is_empty() != ordered))
+            .map(|q| format!("`{}`", q.name))
+            .collect::<Vec<_>>()
+    };
+    let (reversed_after, reordered_after) = (others(true), others(false));
+    if !reversed_after.is_empty() {
+        f = f.note(format!(
+            "after the change {} would read in reverse instead",
+            reversed_after.join(", ")
+        ));
+    }
+    if !reordered_after.is_empty() {
+        f = f.note(format!(
+            "after the change {} (no ORDER BY) would return rows in the new order: add the ORDER BY it relies on",
+            reordered_after.join(", ")
+        ));
+    }
+    f
 }
 
 /// The read with the highest `@rate`; without rates, the only read.

@@ -1,11 +1,13 @@
-use cqlmodel_cql::ast::{RelationKind, StatementKind};
+use cqlmodel_cql::ast::{RelationKind, Select, StatementKind};
 use cqlmodel_diagnostics::Severity;
+use cqlmodel_schema::Table;
 use cqlmodel_schema::access::AccessKind;
 
 use crate::context::Context;
 use crate::declare_rule;
 use crate::derive_key::{DeriveOptions, derive_table, path_table, predicates};
-use crate::finding::Findings;
+use crate::finding::{Finding, Findings};
+use crate::query::Query;
 
 declare_rule! {
     /// ## What it does
@@ -97,30 +99,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         let path = query_path(q);
         let offline = path.as_ref().is_ok_and(|p| p.is_offline());
         let name = table.qualified_name();
-        let (message, label) = if p.token {
-            (
-                format!("`{}` scans token ranges of `{name}`", q.name),
-                "token-range scan",
-            )
-        } else if let Some(index) = &q.path.index {
-            (
-                format!(
-                    "`{}` queries the index `{index}` on every node: no partition key is restricted",
-                    q.name
-                ),
-                "index scan across partitions",
-            )
-        } else if q.path.filtering {
-            (
-                format!("`{}` reads and filters every partition of `{name}`", q.name),
-                "scans and filters the whole table",
-            )
-        } else {
-            (
-                format!("`{}` reads every partition of `{name}`", q.name),
-                "scans the whole table",
-            )
-        };
+        let (message, label) = scan_message(q, &name, p.token);
         let bounded_by_limit =
             !q.path.filtering && q.path.index.is_none() && q.path.limit.is_some();
         let severity = if offline {
@@ -162,29 +141,62 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             out.push(f);
             continue;
         }
-        let unserved_off = !cx.rule_enabled(super::unserved_query::UNSERVED_QUERY.name);
-        f = match derive_table(cx.schema, table, select, &DeriveOptions::with_stats(cx.stats.and_then(|s| s.table(&table.qualified_name())))) {
-            Ok(derived) if unserved_off => f.fix(
-                format!(
-                    "serve it from `{}.{}`, keyed by what the query restricts",
-                    derived.keyspace, derived.name
-                ),
-                Some(derived.fix_cql()),
+        out.push(with_serving_advice(cx, f, table, select));
+    }
+}
+
+/// The finding's message and label: how the query reads without a partition key.
+fn scan_message(q: &Query, name: &str, token: bool) -> (String, &'static str) {
+    if token {
+        (
+            format!("`{}` scans token ranges of `{name}`", q.name),
+            "token-range scan",
+        )
+    } else if let Some(index) = &q.path.index {
+        (
+            format!(
+                "`{}` queries the index `{index}` on every node: no partition key is restricted",
+                q.name
             ),
-            Ok(derived) => f.help(format!(
-                "serve it from a table keyed by what the query restricts: `{}.{}` (see `unserved-query`)",
+            "index scan across partitions",
+        )
+    } else if q.path.filtering {
+        (
+            format!("`{}` reads and filters every partition of `{name}`", q.name),
+            "scans and filters the whole table",
+        )
+    } else {
+        (
+            format!("`{}` reads every partition of `{name}`", q.name),
+            "scans the whole table",
+        )
+    }
+}
+
+/// An application-path scan's way out: the table that would serve it (as the fix
+/// when `unserved-query` is off, else as help), or moving it off the OLTP path.
+fn with_serving_advice(cx: &Context<'_>, f: Finding, table: &Table, select: &Select) -> Finding {
+    let unserved_off = !cx.rule_enabled(super::unserved_query::UNSERVED_QUERY.name);
+    match derive_table(cx.schema, table, select, &DeriveOptions::with_stats(cx.stats.and_then(|s| s.table(&table.qualified_name())))) {
+        Ok(derived) if unserved_off => f.fix(
+            format!(
+                "serve it from `{}.{}`, keyed by what the query restricts",
                 derived.keyspace, derived.name
-            )),
-            Err(_) if is_listing(select) => f.help(
-                "move it off the OLTP path (Spark, CDC into an analytical store), or annotate it \
-                 `-- @path analytics` when it already runs there",
             ),
-            Err(_) => f.help(
-                "the query names no value a partition key could hold: give it one (a tenant, a user, a day) \
-                 and a table keyed by it, or move it off the OLTP path (`-- @path analytics`)",
-            ),
-        };
-        out.push(f);
+            Some(derived.fix_cql()),
+        ),
+        Ok(derived) => f.help(format!(
+            "serve it from a table keyed by what the query restricts: `{}.{}` (see `unserved-query`)",
+            derived.keyspace, derived.name
+        )),
+        Err(_) if is_listing(select) => f.help(
+            "move it off the OLTP path (Spark, CDC into an analytical store), or annotate it \
+             `-- @path analytics` when it already runs there",
+        ),
+        Err(_) => f.help(
+            "the query names no value a partition key could hold: give it one (a tenant, a user, a day) \
+             and a table keyed by it, or move it off the OLTP path (`-- @path analytics`)",
+        ),
     }
 }
 

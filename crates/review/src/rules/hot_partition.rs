@@ -324,52 +324,13 @@ fn report(
     salted.header = Some(format!("{buckets} salt buckets: {basis}"));
     let mut cql = salted.cql();
 
-    let mut help = format!(
-        "reading a whole `{key}` now reads {buckets} partitions (`{salt} IN (0, ..., {})`, or {buckets} concurrent reads)",
-        buckets.saturating_sub(1)
-    );
-    if let Some(src) = source {
-        help.push_str(&format!(
-            "; a read that knows `{src}` computes its bucket and stays on one partition"
-        ));
-        let keeps: Vec<&str> = index
-            .reads_of(&name)
-            .iter()
-            .filter(|q| restricts_by_eq(q, src))
-            .map(|q| q.name.as_str())
-            .collect();
-        if !keeps.is_empty() {
-            help.push_str(&format!(" ({})", keeps.join(", ")));
-        }
-    }
-    let fanned: Vec<&str> = index
-        .reads_of(&name)
-        .iter()
-        .filter(|q| source.is_none_or(|src| !restricts_by_eq(q, src)))
-        .map(|q| q.name.as_str())
-        .collect();
-    if !fanned.is_empty() {
-        help.push_str(&format!("; reads that fan out: {}", fanned.join(", ")));
-    }
-    f = f.help(help);
+    f = f.help(salting_help(index, &name, &key, buckets, &salt, source));
 
     // The rows' own identifier: a lookup by it alone needs a table keyed by it.
-    let lookup = spreading.last().copied();
-    let description = match lookup {
+    let description = match spreading.last().copied() {
         Some(id) => {
-            let mut second =
-                TableSketch::new(&table.keyspace, &derived_table_name(&table.name, &id.name));
-            second.header = Some(format!(
-                "the lookup by `{}` alone, one partition per row (the salted key needs `{key}` and the bucket)",
-                id.name
-            ));
-            second.copy_column(table, &id.name);
-            for c in table.columns.iter().filter(|c| c.name != id.name) {
-                second.copy_column(table, &c.name);
-            }
-            second.partition_key = vec![id.name.clone()];
             cql.push_str("\n\n");
-            cql.push_str(&second.cql());
+            cql.push_str(&lookup_table_cql(table, id, &key));
             format!(
                 "salt the partition key with {buckets} buckets, and keep a second table keyed by `{}` (write both)",
                 id.name
@@ -379,6 +340,61 @@ fn report(
     };
     f = f.fix(description, Some(cql));
     out.push(f);
+}
+
+/// How reads change once the key is salted: which stay on one partition (they
+/// restrict the bucket's `source` column) and which fan out to every bucket.
+fn salting_help(
+    index: &QueryIndex<'_>,
+    name: &str,
+    key: &str,
+    buckets: u32,
+    salt: &str,
+    source: Option<&str>,
+) -> String {
+    let mut help = format!(
+        "reading a whole `{key}` now reads {buckets} partitions (`{salt} IN (0, ..., {})`, or {buckets} concurrent reads)",
+        buckets.saturating_sub(1)
+    );
+    if let Some(src) = source {
+        help.push_str(&format!(
+            "; a read that knows `{src}` computes its bucket and stays on one partition"
+        ));
+        let keeps: Vec<&str> = index
+            .reads_of(name)
+            .iter()
+            .filter(|q| restricts_by_eq(q, src))
+            .map(|q| q.name.as_str())
+            .collect();
+        if !keeps.is_empty() {
+            help.push_str(&format!(" ({})", keeps.join(", ")));
+        }
+    }
+    let fanned: Vec<&str> = index
+        .reads_of(name)
+        .iter()
+        .filter(|q| source.is_none_or(|src| !restricts_by_eq(q, src)))
+        .map(|q| q.name.as_str())
+        .collect();
+    if !fanned.is_empty() {
+        help.push_str(&format!("; reads that fan out: {}", fanned.join(", ")));
+    }
+    help
+}
+
+/// The CQL of a second table keyed by the rows' identifier `id` alone.
+fn lookup_table_cql(table: &Table, id: &Column, key: &str) -> String {
+    let mut second = TableSketch::new(&table.keyspace, &derived_table_name(&table.name, &id.name));
+    second.header = Some(format!(
+        "the lookup by `{}` alone, one partition per row (the salted key needs `{key}` and the bucket)",
+        id.name
+    ));
+    second.copy_column(table, &id.name);
+    for c in table.columns.iter().filter(|c| c.name != id.name) {
+        second.copy_column(table, &c.name);
+    }
+    second.partition_key = vec![id.name.clone()];
+    second.cql()
 }
 
 /// How many salt buckets: enough for `hot_partition_keys` partitions when the

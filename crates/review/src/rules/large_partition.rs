@@ -1,4 +1,4 @@
-use crate::stats::{Layout, Quantiles, RecommendationKind, SizeEstimate};
+use crate::stats::{Layout, Quantiles, Recommendation, RecommendationKind, SizeEstimate};
 use crate::stats::{format_bytes, format_count, format_duration};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::Table;
@@ -8,7 +8,7 @@ use super::column_roles::time_clustering;
 use super::key_facts::{bytes_text, column_site};
 use crate::context::{Context, stats_thresholds};
 use crate::declare_rule;
-use crate::finding::Findings;
+use crate::finding::{Finding, Findings};
 
 declare_rule! {
     /// ## What it does
@@ -145,7 +145,7 @@ fn report(
             table.origin.span.start,
         ),
     };
-    let mut f = out
+    let f = out
         .new_finding(message)
         .severity(severity)
         .at(file, span, start, "every row of a key shares one partition")
@@ -157,59 +157,66 @@ fn report(
             spread(&sizes.bytes, format_bytes)
         ))
         .note(format!("assumptions: {}", estimate.assumptions.join("; ")));
-    match &estimate.recommendation {
-        Some(rec) => {
-            let after = format!(
-                "after it the largest partition holds {} rows, {}",
-                format_count(rec.sizes.rows.max),
-                format_bytes(rec.sizes.bytes.max)
+    let f = match &estimate.recommendation {
+        Some(rec) => with_recommendation(cx, table, rec, f),
+        None => f.help(
+            "no bucket or salt brings it under the limits: a single row is too large (see `large-value`), or the key needs redesign",
+        ),
+    };
+    out.push(f);
+}
+
+/// The sizing's recommendation as the finding's help and fix: the bucketed or
+/// salted table, and what reading it then costs.
+fn with_recommendation(
+    cx: &Context<'_>,
+    table: &Table,
+    rec: &Recommendation,
+    f: Finding,
+) -> Finding {
+    let after = format!(
+        "after it the largest partition holds {} rows, {}",
+        format_count(rec.sizes.rows.max),
+        format_bytes(rec.sizes.bytes.max)
+    );
+    match rec.kind {
+        RecommendationKind::TimeBucket(unit) => {
+            let current = cx
+                .table_stats(table)
+                .map(|s| Layout::build(table, s))
+                .and_then(|l| l.bucket.map(|(name, _)| name));
+            let (sketch, bucket) = bucketed_table(
+                table,
+                unit,
+                time_clustering(table).map(|c| c.name.as_str()),
+                current.as_deref(),
             );
-            match rec.kind {
-                RecommendationKind::TimeBucket(unit) => {
-                    let current = cx
-                        .table_stats(table)
-                        .map(|s| Layout::build(table, s))
-                        .and_then(|l| l.bucket.map(|(name, _)| name));
-                    let (sketch, bucket) = bucketed_table(
-                        table,
-                        unit,
-                        time_clustering(table).map(|c| c.name.as_str()),
-                        current.as_deref(),
-                    );
-                    f = f.help(format!(
-                        "every query must now name `{bucket}`: a {} range reads {} partitions; {after}",
-                        span_text(rec.query_span),
-                        rec.read_fanout
-                    ));
-                    f = f.fix(
-                        format!(
-                            "bucket the partition key by {} (the sizing's recommendation; a new table and a migration)",
-                            unit.name()
-                        ),
-                        Some(sketch.cql()),
-                    );
-                }
-                RecommendationKind::Salt(n) => {
-                    let source = table.clustering().next().map(|c| c.name.as_str());
-                    let (sketch, salt) = salted_table(table, n, source);
-                    f = f.help(format!(
-                        "reading one key now reads all {n} `{salt}` partitions (`{salt} IN (0, ..., {})`, or {n} concurrent reads); {after}",
-                        n.saturating_sub(1)
-                    ));
-                    f = f.fix(
-                        format!(
-                            "salt the partition key with {n} buckets (the sizing's recommendation; a new table and a migration)"
-                        ),
-                        Some(sketch.cql()),
-                    );
-                }
-            }
+            f.help(format!(
+                "every query must now name `{bucket}`: a {} range reads {} partitions; {after}",
+                span_text(rec.query_span),
+                rec.read_fanout
+            ))
+            .fix(
+                format!(
+                    "bucket the partition key by {} (the sizing's recommendation; a new table and a migration)",
+                    unit.name()
+                ),
+                Some(sketch.cql()),
+            )
         }
-        None => {
-            f = f.help(
-                "no bucket or salt brings it under the limits: a single row is too large (see `large-value`), or the key needs redesign",
-            );
+        RecommendationKind::Salt(n) => {
+            let source = table.clustering().next().map(|c| c.name.as_str());
+            let (sketch, salt) = salted_table(table, n, source);
+            f.help(format!(
+                "reading one key now reads all {n} `{salt}` partitions (`{salt} IN (0, ..., {})`, or {n} concurrent reads); {after}",
+                n.saturating_sub(1)
+            ))
+            .fix(
+                format!(
+                    "salt the partition key with {n} buckets (the sizing's recommendation; a new table and a migration)"
+                ),
+                Some(sketch.cql()),
+            )
         }
     }
-    out.push(f);
 }

@@ -329,6 +329,9 @@ fn element_bytes(ty: &CqlType) -> f64 {
     }
 }
 
+/// What a finding on a large value says: its severity, message and why.
+type Verdict = (Severity, String, String);
+
 fn check_collection(
     cx: &Context<'_>,
     index: &QueryIndex<'_>,
@@ -338,90 +341,7 @@ fn check_collection(
     out: &mut Findings,
 ) {
     let name = table.qualified_name();
-    let is_list = matches!(column.ty, CqlType::List { .. });
-    let growers: Vec<String> = {
-        let mut names: Vec<String> = index
-            .updates_of(&name, &column.name)
-            .filter(|u| matches!(u.change, Change::Add | Change::Prepend))
-            .map(|u| u.query.name.clone())
-            .collect();
-        names.dedup();
-        names
-    };
-    let thresholds = &cx.config.thresholds;
-    let elements = stats.and_then(|s| s.max_elements.or(s.avg_elements));
-    let element = stats
-        .and_then(|s| s.element_size)
-        .unwrap_or_else(|| element_bytes(&column.ty));
-    let by_stats = elements.map(|n| (n, n * element)).filter(|(n, bytes)| {
-        *n > thresholds.collection_elements as f64 || *bytes > thresholds.large_value_bytes as f64
-    });
-    let (severity, message, why) = if let Some((n, bytes)) = by_stats {
-        (
-            Severity::Warning,
-            format!(
-                "collection `{}` of `{name}` grows large: up to {} elements, {}",
-                column.name,
-                format_count(n),
-                format_bytes(bytes)
-            ),
-            format!(
-                "statistics: {} elements × {} (limits: {} elements, {})",
-                format_count(n),
-                format_bytes(element),
-                format_count(thresholds.collection_elements as f64),
-                bytes_text(thresholds.large_value_bytes)
-            ),
-        )
-    } else if let Some(kind) = blob_elements(&column.ty).filter(|_| elements.is_none()) {
-        let writers: Vec<String> = {
-            let mut names: Vec<String> = index
-                .updates_of(&name, &column.name)
-                .map(|u| u.query.name.clone())
-                .collect();
-            names.dedup();
-            names
-        };
-        let written = if writers.is_empty() {
-            String::new()
-        } else {
-            format!(", written element by element ({})", writers.join(", "))
-        };
-        (
-            Severity::Warning,
-            format!(
-                "non-frozen {kind} `{}` of `{name}` holds blob payloads{written}: every read of the column reads them all",
-                column.name
-            ),
-            format!(
-                "heuristic: blob elements are payloads of unbounded size, and nothing bounds their number; a statistics file with `max_elements` and `element_size` for `{}` decides",
-                column.name
-            ),
-        )
-    } else if is_list && !growers.is_empty() {
-        (
-            Severity::Warning,
-            format!(
-                "list `{}` of `{name}` is appended to ({}): it grows without bound, one cell per element",
-                column.name,
-                growers.join(", ")
-            ),
-            "a list append is not idempotent: a retried `l = l + ?` appends twice (lists also read whole, and a positional update or delete reads the list first)".to_string(),
-        )
-    } else if !growers.is_empty() && elements.is_none() {
-        (
-            Severity::Info,
-            format!(
-                "collection `{}` of `{name}` is added to ({}): nothing bounds its size",
-                column.name,
-                growers.join(", ")
-            ),
-            format!(
-                "heuristic: additions without removals grow the collection; a statistics file with `max_elements` sizes `{}`",
-                column.name
-            ),
-        )
-    } else {
+    let Some((severity, message, why)) = collection_verdict(cx, index, &name, column, stats) else {
         return;
     };
     let (file, span, start) = column_site(table, column);
@@ -443,6 +363,100 @@ fn check_collection(
         );
     }
     out.push(f);
+}
+
+/// The queries that update `column` of table `name` (only those that add or
+/// prepend elements when `growing`), each named once in a run.
+fn updaters(index: &QueryIndex<'_>, name: &str, column: &Column, growing: bool) -> Vec<String> {
+    let mut names: Vec<String> = index
+        .updates_of(name, &column.name)
+        .filter(|u| !growing || matches!(u.change, Change::Add | Change::Prepend))
+        .map(|u| u.query.name.clone())
+        .collect();
+    names.dedup();
+    names
+}
+
+/// Whether a non-frozen collection is large, first by statistics, then by blob
+/// elements, then by the queries that grow it; `None` when nothing says so.
+fn collection_verdict(
+    cx: &Context<'_>,
+    index: &QueryIndex<'_>,
+    name: &str,
+    column: &Column,
+    stats: Option<&ColumnStats>,
+) -> Option<Verdict> {
+    let is_list = matches!(column.ty, CqlType::List { .. });
+    let growers = updaters(index, name, column, true);
+    let thresholds = &cx.config.thresholds;
+    let elements = stats.and_then(|s| s.max_elements.or(s.avg_elements));
+    let element = stats
+        .and_then(|s| s.element_size)
+        .unwrap_or_else(|| element_bytes(&column.ty));
+    let by_stats = elements.map(|n| (n, n * element)).filter(|(n, bytes)| {
+        *n > thresholds.collection_elements as f64 || *bytes > thresholds.large_value_bytes as f64
+    });
+    if let Some((n, bytes)) = by_stats {
+        Some((
+            Severity::Warning,
+            format!(
+                "collection `{}` of `{name}` grows large: up to {} elements, {}",
+                column.name,
+                format_count(n),
+                format_bytes(bytes)
+            ),
+            format!(
+                "statistics: {} elements × {} (limits: {} elements, {})",
+                format_count(n),
+                format_bytes(element),
+                format_count(thresholds.collection_elements as f64),
+                bytes_text(thresholds.large_value_bytes)
+            ),
+        ))
+    } else if let Some(kind) = blob_elements(&column.ty).filter(|_| elements.is_none()) {
+        let writers = updaters(index, name, column, false);
+        let written = if writers.is_empty() {
+            String::new()
+        } else {
+            format!(", written element by element ({})", writers.join(", "))
+        };
+        Some((
+            Severity::Warning,
+            format!(
+                "non-frozen {kind} `{}` of `{name}` holds blob payloads{written}: every read of the column reads them all",
+                column.name
+            ),
+            format!(
+                "heuristic: blob elements are payloads of unbounded size, and nothing bounds their number; a statistics file with `max_elements` and `element_size` for `{}` decides",
+                column.name
+            ),
+        ))
+    } else if is_list && !growers.is_empty() {
+        Some((
+            Severity::Warning,
+            format!(
+                "list `{}` of `{name}` is appended to ({}): it grows without bound, one cell per element",
+                column.name,
+                growers.join(", ")
+            ),
+            "a list append is not idempotent: a retried `l = l + ?` appends twice (lists also read whole, and a positional update or delete reads the list first)".to_string(),
+        ))
+    } else if !growers.is_empty() && elements.is_none() {
+        Some((
+            Severity::Info,
+            format!(
+                "collection `{}` of `{name}` is added to ({}): nothing bounds its size",
+                column.name,
+                growers.join(", ")
+            ),
+            format!(
+                "heuristic: additions without removals grow the collection; a statistics file with `max_elements` sizes `{}`",
+                column.name
+            ),
+        ))
+    } else {
+        None
+    }
 }
 
 /// "map", "list" or "set" when the collection's values are blobs.

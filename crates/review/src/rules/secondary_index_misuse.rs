@@ -224,6 +224,20 @@ fn kind_of(index: &Index) -> &'static str {
     }
 }
 
+/// What the reports on one index share.
+struct Indexed<'a> {
+    table: &'a Table,
+    index: &'a Index,
+    column: &'a Column,
+    /// The table's qualified name.
+    name: String,
+    /// The kind of index, for messages ("SAI index", "index", …).
+    kind: &'static str,
+    sai: bool,
+    /// How this kind of index stores its entries, and what that costs a query.
+    storage_note: &'static str,
+}
+
 fn check_index(
     cx: &Context<'_>,
     queries: &QueryIndex<'_>,
@@ -233,28 +247,43 @@ fn check_index(
     column: &Column,
     out: &mut Findings,
 ) {
-    let name = table.qualified_name();
     let sai = index.implementation == IndexImpl::Sai;
+    let ix = Indexed {
+        table,
+        index,
+        column,
+        name: table.qualified_name(),
+        kind: kind_of(index),
+        sai,
+        storage_note: if sai {
+            "SAI indexes each SSTable and memtable alongside the data (no hidden index table): with the partition key restricted a query searches one partition's index; without it, it still asks every node"
+        } else {
+            "a legacy index is a hidden table on each node, partitioned by the indexed value: a query without the partition key asks every node (token range by token range), each answering from its own index"
+        },
+    };
     let scanning: Vec<&Query> = users
         .iter()
         .copied()
         .filter(|q| q.path.kind == AccessKind::RangeScan)
         .collect();
-    let site = (
-        index.origin.file,
-        index.origin.span.range(),
-        index.origin.span.start,
-    );
-    let kind = kind_of(index);
-    let storage_note = if sai {
-        "SAI indexes each SSTable and memtable alongside the data (no hidden index table): with the partition key restricted a query searches one partition's index; without it, it still asks every node"
-    } else {
-        "a legacy index is a hidden table on each node, partitioned by the indexed value: a query without the partition key asks every node (token range by token range), each answering from its own index"
-    };
+    let cardinality_note = report_cardinality(cx, &ix, users, &scanning, out);
+    report_frequent_updates(cx, queries, &ix, out);
+    report_scanning_queries(cx, &ix, &scanning, cardinality_note, out);
+}
 
-    // Scanning queries are reported one by one below, with their rates: the
+/// The index on a high- or low-cardinality column, judged by the queries that
+/// use it. Returns why the cardinality is high or low, for the scanning queries.
+fn report_cardinality(
+    cx: &Context<'_>,
+    ix: &Indexed<'_>,
+    users: &[&Query],
+    scanning: &[&Query],
+    out: &mut Findings,
+) -> Option<String> {
+    let (index, column, name, kind) = (ix.index, ix.column, &ix.name, ix.kind);
+    // Scanning queries are reported one by one, with their rates: the
     // definition itself is then not reported again (one problem, one finding).
-    let (label, extra) = match cardinality(cx, table, column) {
+    let (label, extra) = match cardinality(cx, ix.table, column) {
         Cardinality::High(why) => (
             ("high", "indexes a (nearly) unique column"),
             Some((
@@ -266,7 +295,7 @@ fn check_index(
             ("low", "indexes a column with few values"),
             Some((
                 why,
-                if sai {
+                if ix.sai {
                     "a query by one value without the partition key matches a large share of the table"
                 } else {
                     "each value's index partition holds a large share of the table: a query by one value without the partition key reads it from every node"
@@ -277,7 +306,7 @@ fn check_index(
     };
     let cardinality_note = extra.as_ref().map(|(why, _)| why.clone());
     if let Some((why, risk)) = extra
-        && let Some(judged) = judge_by_queries(cx, users, &scanning)
+        && let Some(judged) = judge_by_queries(cx, users, scanning)
     {
         out.push(
             out.new_finding(format!(
@@ -285,48 +314,81 @@ fn check_index(
                 index.name, label.0, column.name
             ))
             .severity(Severity::Info)
-            .at(site.0, site.1.clone(), site.2, label.1)
+            .at(
+                index.origin.file,
+                index.origin.span.range(),
+                index.origin.span.start,
+                label.1,
+            )
             .table(name.clone())
             .note(why)
-            .note(storage_note)
+            .note(ix.storage_note)
             .note(risk),
         );
     }
+    cardinality_note
+}
 
-    let updates: Vec<_> = queries.updates_of(&name, &column.name).collect();
+/// The indexed column updated at `index_update_rate_per_second` or more.
+fn report_frequent_updates(
+    cx: &Context<'_>,
+    queries: &QueryIndex<'_>,
+    ix: &Indexed<'_>,
+    out: &mut Findings,
+) {
+    let (table, index, column, name) = (ix.table, ix.index, ix.column, &ix.name);
+    let updates: Vec<_> = queries.updates_of(name, &column.name).collect();
     let rate: f64 = updates.iter().filter_map(|u| u.query.rate).sum();
-    if rate >= cx.config.thresholds.index_update_rate_per_second && rate > 0.0 {
-        let mut who: Vec<String> = updates
-            .iter()
-            .filter(|u| u.query.rate.is_some())
-            .map(|u| u.query.name.clone())
-            .collect();
-        who.dedup();
-        let low = matches!(cardinality(cx, table, column), Cardinality::Low(_));
-        let (cql, _, salt) = lookup_fix(table, column, low);
-        let batch = maintenance_batch(table, column, salt.as_deref());
-        out.push(
-            out.new_finding(format!(
-                "indexed column `{}` of `{name}` is updated at {}/s ({}): every update replaces an index entry",
-                column.name,
-                rate,
-                who.join(", ")
-            ))
-            .at(site.0, site.1.clone(), site.2, "indexes a frequently updated column")
-            .table(name.clone())
-            .note(if sai {
-                "SAI: every update leaves a stale entry in older SSTables' index segments, filtered at read time until compaction"
-            } else {
-                "a legacy index deletes the old entry on every update: tombstones pile up in the index partition and reads by that value fail past tombstone_failure_threshold (100,000)"
-            })
-            .help("query by a column that does not change; if the lookup is needed, maintain a table whose tombstones you can see and compact")
-            .fix(
-                "a lookup table maintained on change: delete the old entry and insert the new in one logged batch",
-                Some(format!("{cql}\n\n{batch}")),
-            ),
-        );
+    // Written as the positive test so that a NaN rate reports nothing.
+    let frequent = rate >= cx.config.thresholds.index_update_rate_per_second && rate > 0.0;
+    if !frequent {
+        return;
     }
+    let mut who: Vec<String> = updates
+        .iter()
+        .filter(|u| u.query.rate.is_some())
+        .map(|u| u.query.name.clone())
+        .collect();
+    who.dedup();
+    let low = matches!(cardinality(cx, table, column), Cardinality::Low(_));
+    let (cql, _, salt) = lookup_fix(table, column, low);
+    let batch = maintenance_batch(table, column, salt.as_deref());
+    out.push(
+        out.new_finding(format!(
+            "indexed column `{}` of `{name}` is updated at {}/s ({}): every update replaces an index entry",
+            column.name,
+            rate,
+            who.join(", ")
+        ))
+        .at(
+            index.origin.file,
+            index.origin.span.range(),
+            index.origin.span.start,
+            "indexes a frequently updated column",
+        )
+        .table(name.clone())
+        .note(if ix.sai {
+            "SAI: every update leaves a stale entry in older SSTables' index segments, filtered at read time until compaction"
+        } else {
+            "a legacy index deletes the old entry on every update: tombstones pile up in the index partition and reads by that value fail past tombstone_failure_threshold (100,000)"
+        })
+        .help("query by a column that does not change; if the lookup is needed, maintain a table whose tombstones you can see and compact")
+        .fix(
+            "a lookup table maintained on change: delete the old entry and insert the new in one logged batch",
+            Some(format!("{cql}\n\n{batch}")),
+        ),
+    );
+}
 
+/// Each query that reads through the index without restricting the partition key.
+fn report_scanning_queries(
+    cx: &Context<'_>,
+    ix: &Indexed<'_>,
+    scanning: &[&Query],
+    cardinality_note: Option<String>,
+    out: &mut Findings,
+) {
+    let (table, index, column, name, kind) = (ix.table, ix.index, ix.column, &ix.name, ix.kind);
     let rows = cx
         .estimate(table)
         .map(|e| e.sizes.total_rows)
@@ -350,7 +412,7 @@ fn check_index(
             .at(q.file, q.span().range(), q.span().start, "scatter to every node")
             .table(name.clone())
             .query(q.name.clone())
-            .note(storage_note)
+            .note(ix.storage_note)
             .note(cardinality_note.clone().unwrap_or_else(|| {
                 format!("`{}`: cardinality unknown (a statistics file with `distinct` tells)", column.name)
             }))

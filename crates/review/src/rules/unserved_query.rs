@@ -131,6 +131,10 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
     }
 }
 
+/// Why an unserved read costs what it does.
+const WHY_NOTE: &str = "a read that cannot name its partition asks every node (or fails): its cost grows with the \
+                    table, not with the result";
+
 fn finding(
     cx: &Context<'_>,
     out: &Findings,
@@ -158,36 +162,13 @@ fn finding(
         Unserved::IndexScan(index) => format!("it queries the index `{index}` on every node"),
         Unserved::RangeScan => format!("it scans the token ranges of `{name}`"),
     };
-    let why_note = "a read that cannot name its partition asks every node (or fails): its cost grows with the \
-                    table, not with the result";
 
     let serving = serving_table_among(cx.schema, table, select, Some(&cx.partition_keys));
     // Completing the time bucket keeps the query on the table it was written for:
     // the smallest change, preferred even when another table serves it as written.
     if let Some((rewritten, buckets)) = complete_time_buckets(cx.schema, table, select) {
-        let mut f = start;
-        f.message = format!("no table serves `{}` as written: {what}", q.name);
-        let list = buckets
-            .iter()
-            .map(|b| format!("`{b}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        f = f.note(why_note).note(format!(
-            "the query leaves out {list}, the time bucket of the partition key: the application \
-             knows it from the time it reads"
-        ));
-        if let Some((other, _)) = &serving {
-            f = f.note(format!(
-                "`{}` also serves it as written",
-                other.qualified_name()
-            ));
-        }
-        return Some(f.fix(
-            format!(
-                "restrict {list} too (one read per bucket the time range covers, issued concurrently)"
-            ),
-            Some(statement_cql(rewritten)),
-        ));
+        let also = serving.as_ref().map(|(other, _)| *other);
+        return Some(time_bucket_fix(start, q, &what, rewritten, &buckets, also));
     }
     if let Some((other, rewritten)) = serving {
         let mut f = start;
@@ -196,11 +177,61 @@ fn finding(
             q.name,
             other.qualified_name()
         );
-        return Some(f.note(format!("{what}; {why_note}")).fix(
+        return Some(f.note(format!("{what}; {WHY_NOTE}")).fix(
             format!("query `{}` instead", other.qualified_name()),
             Some(statement_cql(rewritten)),
         ));
     }
+    derived_table_fix(cx, start, q, table, select, why, &what)
+}
+
+/// The fix that restricts the time bucket the query leaves out; `also` is
+/// another table that serves the query as written.
+fn time_bucket_fix(
+    start: Finding,
+    q: &Query,
+    what: &str,
+    rewritten: Select,
+    buckets: &[String],
+    also: Option<&Table>,
+) -> Finding {
+    let mut f = start;
+    f.message = format!("no table serves `{}` as written: {what}", q.name);
+    let list = buckets
+        .iter()
+        .map(|b| format!("`{b}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    f = f.note(WHY_NOTE).note(format!(
+        "the query leaves out {list}, the time bucket of the partition key: the application \
+         knows it from the time it reads"
+    ));
+    if let Some(other) = also {
+        f = f.note(format!(
+            "`{}` also serves it as written",
+            other.qualified_name()
+        ));
+    }
+    f.fix(
+        format!(
+            "restrict {list} too (one read per bucket the time range covers, issued concurrently)"
+        ),
+        Some(statement_cql(rewritten)),
+    )
+}
+
+/// The fix that adds a table keyed by what the query restricts; `None` when no
+/// table can be derived and another rule says it better.
+fn derived_table_fix(
+    cx: &Context<'_>,
+    start: Finding,
+    q: &Query,
+    table: &Table,
+    select: &Select,
+    why: &Unserved,
+    what: &str,
+) -> Option<Finding> {
+    let name = table.qualified_name();
     match derive_table(
         cx.schema,
         table,
@@ -210,7 +241,7 @@ fn finding(
         Ok(derived) => {
             let mut f = start;
             f.message = format!("no table serves `{}`: {what}", q.name);
-            f = f.note(why_note);
+            f = f.note(WHY_NOTE);
             for n in &derived.notes {
                 f = f.note(n.clone());
             }
@@ -248,7 +279,7 @@ fn finding(
             }
             let mut f = start;
             f.message = format!("no table serves `{}`: {what}", q.name);
-            Some(f.note(why_note).note(format!("no table can be derived: {error}")).help(
+            Some(f.note(WHY_NOTE).note(format!("no table can be derived: {error}")).help(
                 "restrict the query by a value the application knows (a user, a device, a day) and add a table \
                  keyed by it; a query over everything belongs off the OLTP path (`-- @path analytics`)",
             ))
