@@ -92,67 +92,13 @@ pub fn place_load_top(
     top: usize,
 ) -> LoadReport {
     let ranges = ring.range_count();
-    // One slot more than the ranges: a token past the largest ring token lands in slot
-    // `ranges` and is folded into range 0 (the wrapping range) afterwards, which keeps
-    // the wrap test out of the loop. Data and requests share a slot (one cache line).
-    let mut per_range = vec![[0.0f64; 2]; ranges + 1];
     let mut hot = HotTracker::new(top);
-    let mut count = 0u64;
-    // Samples are placed in batches, one pass per step: the lookups of a batch are
-    // independent, so their cache misses overlap instead of queuing behind the work of
-    // producing each sample.
-    let mut batch: Vec<(i64, f64, f64)> = Vec::with_capacity(BATCH);
-    let mut slots: Vec<usize> = Vec::with_capacity(BATCH);
-    let mut samples =
-        samples.map(|(token, data, requests)| (token.0, clean(data), clean(requests)));
-    loop {
-        batch.clear();
-        batch.extend(samples.by_ref().take(BATCH));
-        if batch.is_empty() {
-            break;
-        }
-        count += batch.len() as u64;
-        slots.clear();
-        slots.extend(batch.iter().map(|s| ring.first_at_or_after(Token(s.0))));
-        for (&slot, &(_, data, requests)) in slots.iter().zip(&batch) {
-            if let Some(sum) = per_range.get_mut(slot) {
-                sum[0] += data;
-                sum[1] += requests;
-            }
-        }
-        for &(token, data, requests) in &batch {
-            hot.observe(token, data, requests);
-        }
-    }
-    if let Some((&mut past_end, rest)) = per_range.split_last_mut()
-        && let Some(first) = rest.first_mut()
-    {
-        first[0] += past_end[0];
-        first[1] += past_end[1];
-    }
+    let (per_range, count) = sum_per_range(ring, samples, &mut hot);
     let range_data: Vec<f64> = per_range.iter().map(|s| s[0]).collect();
     let range_requests: Vec<f64> = per_range.iter().map(|s| s[1]).collect();
 
+    let (node_data, node_requests) = spread_over_replicas(ring, &range_data, &range_requests);
     let node_count = ring.nodes().len();
-    let mut node_data = vec![0.0; node_count];
-    let mut node_requests = vec![0.0; node_count];
-    let per_replica = 1.0 / ring.replication_factor().max(1) as f64;
-    for (range, (d, r)) in range_data
-        .iter()
-        .zip(&range_requests)
-        .enumerate()
-        .take(ranges)
-    {
-        for node in ring.range_replicas(range) {
-            if let (Some(nd), Some(nr)) = (
-                node_data.get_mut(node.index()),
-                node_requests.get_mut(node.index()),
-            ) {
-                *nd += d;
-                *nr += r * per_replica;
-            }
-        }
-    }
     let total_data: f64 = range_data.iter().take(ranges).sum();
     let total_requests: f64 = range_requests.iter().take(ranges).sum();
     let share = |x: f64, total: f64| if total > 0.0 { x / total } else { 0.0 };
@@ -197,6 +143,85 @@ pub fn place_load_top(
         hottest,
         hottest_exact: hot.exact(),
     }
+}
+
+/// Sums the samples' cleaned data and request weights per ring range (a slot
+/// `[data, requests]` per range, plus one past the end), feeding each sample to
+/// `hot`; returns the slots and how many samples there were.
+fn sum_per_range(
+    ring: &Ring,
+    samples: impl Iterator<Item = (Token, f64, f64)>,
+    hot: &mut HotTracker,
+) -> (Vec<[f64; 2]>, u64) {
+    let ranges = ring.range_count();
+    // One slot more than the ranges: a token past the largest ring token lands in slot
+    // `ranges` and is folded into range 0 (the wrapping range) afterwards, which keeps
+    // the wrap test out of the loop. Data and requests share a slot (one cache line).
+    let mut per_range = vec![[0.0f64; 2]; ranges + 1];
+    let mut count = 0u64;
+    // Samples are placed in batches, one pass per step: the lookups of a batch are
+    // independent, so their cache misses overlap instead of queuing behind the work of
+    // producing each sample.
+    let mut batch: Vec<(i64, f64, f64)> = Vec::with_capacity(BATCH);
+    let mut slots: Vec<usize> = Vec::with_capacity(BATCH);
+    let mut samples =
+        samples.map(|(token, data, requests)| (token.0, clean(data), clean(requests)));
+    loop {
+        batch.clear();
+        batch.extend(samples.by_ref().take(BATCH));
+        if batch.is_empty() {
+            break;
+        }
+        count += batch.len() as u64;
+        slots.clear();
+        slots.extend(batch.iter().map(|s| ring.first_at_or_after(Token(s.0))));
+        for (&slot, &(_, data, requests)) in slots.iter().zip(&batch) {
+            if let Some(sum) = per_range.get_mut(slot) {
+                sum[0] += data;
+                sum[1] += requests;
+            }
+        }
+        for &(token, data, requests) in &batch {
+            hot.observe(token, data, requests);
+        }
+    }
+    if let Some((&mut past_end, rest)) = per_range.split_last_mut()
+        && let Some(first) = rest.first_mut()
+    {
+        first[0] += past_end[0];
+        first[1] += past_end[1];
+    }
+    (per_range, count)
+}
+
+/// Each node's data and request weight: a range's data is stored on every
+/// replica, its requests are split evenly between them.
+fn spread_over_replicas(
+    ring: &Ring,
+    range_data: &[f64],
+    range_requests: &[f64],
+) -> (Vec<f64>, Vec<f64>) {
+    let node_count = ring.nodes().len();
+    let mut node_data = vec![0.0; node_count];
+    let mut node_requests = vec![0.0; node_count];
+    let per_replica = 1.0 / ring.replication_factor().max(1) as f64;
+    for (range, (d, r)) in range_data
+        .iter()
+        .zip(range_requests)
+        .enumerate()
+        .take(ring.range_count())
+    {
+        for node in ring.range_replicas(range) {
+            if let (Some(nd), Some(nr)) = (
+                node_data.get_mut(node.index()),
+                node_requests.get_mut(node.index()),
+            ) {
+                *nd += d;
+                *nr += r * per_replica;
+            }
+        }
+    }
+    (node_data, node_requests)
 }
 
 #[inline(always)]

@@ -19,91 +19,124 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
     let TermKind::Literal(literal) = &term.kind else {
         return Err(type_mismatch(&ty, term));
     };
-    let invalid = |text: &str, reason: Option<&str>| {
+    let cx = LiteralCx { ty: &ty, term };
+    use NativeType as N;
+    match native {
+        N::Int | N::Bigint | N::Counter | N::Smallint | N::Tinyint | N::Varint => {
+            serialize_integer(native, literal, &cx)
+        }
+        N::Decimal | N::Float | N::Double => serialize_fraction(native, literal, &cx),
+        N::Timestamp | N::Date | N::Time => serialize_temporal(native, literal, &cx),
+        _ => serialize_other(native, literal, &cx),
+    }
+}
+
+/// The literal's type and term, for the errors it may raise.
+struct LiteralCx<'a> {
+    ty: &'a CqlType,
+    term: &'a Term,
+}
+
+impl LiteralCx<'_> {
+    fn invalid(&self, text: &str, reason: Option<&str>) -> ValueError {
         ValueError::new(
             ValueErrorKind::InvalidLiteral {
-                ty: ty.to_string(),
+                ty: self.ty.to_string(),
                 text: text.to_string(),
                 reason: reason.map(str::to_string),
             },
-            term.span,
+            self.term.span,
         )
-    };
-    let out_of_range = |text: &str| {
+    }
+
+    fn out_of_range(&self, text: &str) -> ValueError {
         ValueError::new(
             ValueErrorKind::OutOfRange {
-                ty: ty.to_string(),
+                ty: self.ty.to_string(),
                 value: text.to_string(),
             },
-            term.span,
+            self.term.span,
         )
-    };
+    }
 
+    /// The literal is of a kind the type does not accept.
+    fn mismatch(&self) -> ValueError {
+        type_mismatch(self.ty, self.term)
+    }
+}
+
+/// int, bigint, counter, smallint, tinyint and varint.
+fn serialize_integer(
+    native: NativeType,
+    literal: &Literal,
+    cx: &LiteralCx<'_>,
+) -> Result<Vec<u8>, ValueError> {
+    use NativeType as N;
+    let Literal::Integer(t) = literal else {
+        return Err(cx.mismatch());
+    };
+    let (min, max, width) = match native {
+        N::Int => (i128::from(i32::MIN), i128::from(i32::MAX), 4),
+        N::Bigint | N::Counter => (i128::from(i64::MIN), i128::from(i64::MAX), 8),
+        N::Smallint => (i128::from(i16::MIN), i128::from(i16::MAX), 2),
+        N::Tinyint => (i128::from(i8::MIN), i128::from(i8::MAX), 1),
+        N::Varint => {
+            return BigInt::parse_decimal(t)
+                .map(|n| n.to_twos_complement())
+                .ok_or_else(|| cx.invalid(t, None));
+        }
+        _ => return Err(cx.mismatch()),
+    };
+    fixed_int(t, min, max, width).map_err(|e| e.into_error(t, cx))
+}
+
+/// decimal, float and double, with the special values NaN and the infinities.
+fn serialize_fraction(
+    native: NativeType,
+    literal: &Literal,
+    cx: &LiteralCx<'_>,
+) -> Result<Vec<u8>, ValueError> {
     use Literal as L;
     use NativeType as N;
     match (native, literal) {
-        (N::Ascii, L::String(s)) => {
-            if s.is_ascii() {
-                Ok(s.as_bytes().to_vec())
-            } else {
-                Err(invalid(s, Some("non-ASCII character")))
-            }
-        }
-        (N::Text | N::Varchar, L::String(s)) => Ok(s.as_bytes().to_vec()),
-
-        (N::Int, L::Integer(t)) => fixed_int(t, i128::from(i32::MIN), i128::from(i32::MAX), 4)
-            .map_err(|e| e.into_error(t, &invalid, &out_of_range)),
-        (N::Bigint | N::Counter, L::Integer(t)) => {
-            fixed_int(t, i128::from(i64::MIN), i128::from(i64::MAX), 8)
-                .map_err(|e| e.into_error(t, &invalid, &out_of_range))
-        }
-        (N::Smallint, L::Integer(t)) => fixed_int(t, i128::from(i16::MIN), i128::from(i16::MAX), 2)
-            .map_err(|e| e.into_error(t, &invalid, &out_of_range)),
-        (N::Tinyint, L::Integer(t)) => fixed_int(t, i128::from(i8::MIN), i128::from(i8::MAX), 1)
-            .map_err(|e| e.into_error(t, &invalid, &out_of_range)),
-        (N::Varint, L::Integer(t)) => BigInt::parse_decimal(t)
-            .map(|n| n.to_twos_complement())
-            .ok_or_else(|| invalid(t, None)),
-
         (N::Decimal, L::Integer(t) | L::Float(t)) => match parse_decimal(t) {
             Ok(d) => Ok(decimal_bytes(&d)),
-            Err(DecimalError::Syntax) => Err(invalid(t, None)),
-            Err(DecimalError::ScaleOverflow) => Err(invalid(t, Some("scale out of range"))),
+            Err(DecimalError::Syntax) => Err(cx.invalid(t, None)),
+            Err(DecimalError::ScaleOverflow) => Err(cx.invalid(t, Some("scale out of range"))),
         },
-        (N::Decimal, L::SpecialFloat(s)) => Err(invalid(
+        (N::Decimal, L::SpecialFloat(s)) => Err(cx.invalid(
             special_float_text(*s),
             Some("decimal has no NaN or infinities"),
         )),
 
         (N::Float, L::Integer(t) | L::Float(t)) => parse_f32(t)
             .map(|v| v.to_be_bytes().to_vec())
-            .ok_or_else(|| invalid(t, None)),
+            .ok_or_else(|| cx.invalid(t, None)),
         (N::Float, L::SpecialFloat(s)) => {
             let v = special_float_value(*s) as f32;
             Ok(v.to_be_bytes().to_vec())
         }
         (N::Double, L::Integer(t) | L::Float(t)) => parse_f64(t)
             .map(|v| v.to_be_bytes().to_vec())
-            .ok_or_else(|| invalid(t, None)),
+            .ok_or_else(|| cx.invalid(t, None)),
         (N::Double, L::SpecialFloat(s)) => Ok(special_float_value(*s).to_be_bytes().to_vec()),
+        _ => Err(cx.mismatch()),
+    }
+}
 
-        (N::Boolean, L::Boolean(b)) => Ok(vec![u8::from(*b)]),
-
-        (N::Uuid, L::Uuid(u)) => parse_uuid(u).ok_or_else(|| invalid(u, None)),
-        (N::Timeuuid, L::Uuid(u)) => {
-            let bytes = parse_uuid(u).ok_or_else(|| invalid(u, None))?;
-            let version = bytes.get(6).map_or(0, |b| b >> 4);
-            if version == 1 {
-                Ok(bytes)
-            } else {
-                Err(ValueError::new(
-                    ValueErrorKind::NotTimeUuid { found: version },
-                    term.span,
-                ))
-            }
-        }
-
-        (N::Timestamp, L::String(t) | L::Integer(t)) => {
+/// timestamp, date and time, from a string or an integer.
+fn serialize_temporal(
+    native: NativeType,
+    literal: &Literal,
+    cx: &LiteralCx<'_>,
+) -> Result<Vec<u8>, ValueError> {
+    use Literal as L;
+    use NativeType as N;
+    let (L::String(t) | L::Integer(t)) = literal else {
+        return Err(cx.mismatch());
+    };
+    match native {
+        N::Timestamp => {
             if t.is_empty() {
                 // TimestampType.fromString maps '' to the empty value.
                 return Ok(Vec::new());
@@ -111,30 +144,67 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
             if t.eq_ignore_ascii_case("now") {
                 return Err(ValueError::new(
                     ValueErrorKind::NowLiteral { text: t.clone() },
-                    term.span,
+                    cx.term.span,
                 ));
             }
             parse_timestamp(t)
                 .map(|ms| ms.to_be_bytes().to_vec())
-                .map_err(|reason| invalid(t, Some(reason)))
+                .map_err(|reason| cx.invalid(t, Some(reason)))
         }
-        (N::Date, L::String(t) | L::Integer(t)) => parse_date(t)
+        N::Date => parse_date(t)
             .map(|days| days.to_be_bytes().to_vec())
-            .map_err(|reason| invalid(t, Some(reason))),
-        (N::Time, L::String(t) | L::Integer(t)) => parse_time(t)
+            .map_err(|reason| cx.invalid(t, Some(reason))),
+        N::Time => parse_time(t)
             .map(|nanos| nanos.to_be_bytes().to_vec())
-            .map_err(|reason| invalid(t, Some(reason))),
+            .map_err(|reason| cx.invalid(t, Some(reason))),
+        _ => Err(cx.mismatch()),
+    }
+}
+
+/// Text, boolean, UUID, inet, blob, and duration (never a key).
+fn serialize_other(
+    native: NativeType,
+    literal: &Literal,
+    cx: &LiteralCx<'_>,
+) -> Result<Vec<u8>, ValueError> {
+    use Literal as L;
+    use NativeType as N;
+    match (native, literal) {
+        (N::Ascii, L::String(s)) => {
+            if s.is_ascii() {
+                Ok(s.as_bytes().to_vec())
+            } else {
+                Err(cx.invalid(s, Some("non-ASCII character")))
+            }
+        }
+        (N::Text | N::Varchar, L::String(s)) => Ok(s.as_bytes().to_vec()),
+
+        (N::Boolean, L::Boolean(b)) => Ok(vec![u8::from(*b)]),
+
+        (N::Uuid, L::Uuid(u)) => parse_uuid(u).ok_or_else(|| cx.invalid(u, None)),
+        (N::Timeuuid, L::Uuid(u)) => {
+            let bytes = parse_uuid(u).ok_or_else(|| cx.invalid(u, None))?;
+            let version = bytes.get(6).map_or(0, |b| b >> 4);
+            if version == 1 {
+                Ok(bytes)
+            } else {
+                Err(ValueError::new(
+                    ValueErrorKind::NotTimeUuid { found: version },
+                    cx.term.span,
+                ))
+            }
+        }
 
         (N::Inet, L::String(t)) => {
             if t.is_empty() {
                 // InetAddressType.fromString maps '' to the empty value.
                 return Ok(Vec::new());
             }
-            parse_inet(t).map_err(|reason| invalid(t, Some(reason)))
+            parse_inet(t).map_err(|reason| cx.invalid(t, Some(reason)))
         }
 
         (N::Blob, L::Blob(hex)) => parse_hex(hex).ok_or_else(|| {
-            invalid(
+            cx.invalid(
                 &format!("0x{hex}"),
                 Some("a blob needs an even number of hex digits"),
             )
@@ -145,10 +215,10 @@ pub(super) fn serialize_native(native: NativeType, term: &Term) -> Result<Vec<u8
                 ty: "duration".into(),
                 reason: "duration cannot be part of a primary key".into(),
             },
-            term.span,
+            cx.term.span,
         )),
 
-        _ => Err(type_mismatch(&ty, term)),
+        _ => Err(cx.mismatch()),
     }
 }
 
@@ -168,15 +238,10 @@ enum FixedIntError {
 }
 
 impl FixedIntError {
-    fn into_error(
-        self,
-        text: &str,
-        invalid: &impl Fn(&str, Option<&str>) -> ValueError,
-        out_of_range: &impl Fn(&str) -> ValueError,
-    ) -> ValueError {
+    fn into_error(self, text: &str, cx: &LiteralCx<'_>) -> ValueError {
         match self {
-            FixedIntError::Invalid => invalid(text, None),
-            FixedIntError::OutOfRange => out_of_range(text),
+            FixedIntError::Invalid => cx.invalid(text, None),
+            FixedIntError::OutOfRange => cx.out_of_range(text),
         }
     }
 }
