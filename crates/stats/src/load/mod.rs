@@ -272,56 +272,83 @@ fn read_table(
             "horizon" => out.horizon = read_duration(&f(name), value, errors),
             "query_span" => out.query_span = read_duration(&f(name), value, errors),
             "column" => {
-                let Some(columns) = as_table(&f(name), value, errors) else {
-                    continue;
-                };
-                for (col_name, col_value) in columns.iter() {
-                    let cname = col_name.get_ref().to_string();
-                    let Some(column) = table
-                        .column(&cname)
-                        .or_else(|| table.column(&cname.to_lowercase()))
-                    else {
-                        errors.push(
-                            StatsErrorKind::UnknownColumn {
-                                table: table.qualified_name(),
-                                column: cname.clone(),
-                                suggestion: suggest(
-                                    &cname,
-                                    table.columns.iter().map(|c| c.name.as_str()),
-                                ),
-                            },
-                            col_name.span(),
-                        );
-                        continue;
-                    };
-                    let cfield = format!("{field}.column.{cname}");
-                    let Some(col_section) = as_table(&cfield, col_value, errors) else {
-                        continue;
-                    };
-                    let is_partition_key = matches!(column.kind, ColumnKind::PartitionKey(_));
-                    let (stats, distinct_span) =
-                        read_column(&cfield, col_section, is_partition_key, errors);
-                    if let (Some(d), Some(span)) = (stats.distinct, distinct_span) {
-                        distincts.push((column.name.clone(), d, span));
-                    }
-                    out.columns.insert(column.name.clone(), stats);
+                if let Some(columns) = as_table(&f(name), value, errors) {
+                    read_columns(field, columns, table, &mut out, &mut distincts, errors);
                 }
             }
             other => unknown_key(field, other, key.span(), TABLE_KEYS, errors),
         }
     }
+    if let Some(volume) = table_volume(rows, growth, &distincts, errors) {
+        out.volume = volume;
+    }
+    out
+}
+
+/// A column's distinct count, for the check against the table's rows.
+type Distinct = (String, f64, Range<usize>);
+
+/// The `column` section of a table: each column's statistics into `out`, and
+/// its distinct count (with where it is written) into `distincts`.
+fn read_columns(
+    field: &str,
+    columns: &DeTable<'_>,
+    table: &Table,
+    out: &mut TableStats,
+    distincts: &mut Vec<Distinct>,
+    errors: &mut Errors,
+) {
+    for (col_name, col_value) in columns.iter() {
+        let cname = col_name.get_ref().to_string();
+        let Some(column) = table
+            .column(&cname)
+            .or_else(|| table.column(&cname.to_lowercase()))
+        else {
+            errors.push(
+                StatsErrorKind::UnknownColumn {
+                    table: table.qualified_name(),
+                    column: cname.clone(),
+                    suggestion: suggest(&cname, table.columns.iter().map(|c| c.name.as_str())),
+                },
+                col_name.span(),
+            );
+            continue;
+        };
+        let cfield = format!("{field}.column.{cname}");
+        let Some(col_section) = as_table(&cfield, col_value, errors) else {
+            continue;
+        };
+        let is_partition_key = matches!(column.kind, ColumnKind::PartitionKey(_));
+        let (stats, distinct_span) = read_column(&cfield, col_section, is_partition_key, errors);
+        if let (Some(d), Some(span)) = (stats.distinct, distinct_span) {
+            distincts.push((column.name.clone(), d, span));
+        }
+        out.columns.insert(column.name.clone(), stats);
+    }
+}
+
+/// The table's volume: a fixed `rows` (no column may count more distinct
+/// values) or a growth rate, never both; `None` when neither is given or both are.
+fn table_volume(
+    rows: Option<(f64, Range<usize>)>,
+    growth: Option<(&'static str, f64, Range<usize>)>,
+    distincts: &[Distinct],
+    errors: &mut Errors,
+) -> Option<Volume> {
     match (rows, growth) {
-        (Some((_, rows_span)), Some((rate_key, _, _))) => errors.push(
-            StatsErrorKind::Conflict {
-                first: "rows".into(),
-                second: rate_key.into(),
-                why: "a table has either a fixed size (`rows`) or a growth rate",
-            },
-            rows_span,
-        ),
+        (Some((_, rows_span)), Some((rate_key, _, _))) => {
+            errors.push(
+                StatsErrorKind::Conflict {
+                    first: "rows".into(),
+                    second: rate_key.into(),
+                    why: "a table has either a fixed size (`rows`) or a growth rate",
+                },
+                rows_span,
+            );
+            None
+        }
         (Some((rows, _)), None) => {
-            out.volume = Volume::Fixed { rows };
-            for (column, distinct, span) in &distincts {
+            for (column, distinct, span) in distincts {
                 if *distinct > rows {
                     errors.push(
                         StatsErrorKind::Inconsistent {
@@ -335,15 +362,13 @@ fn read_table(
                     );
                 }
             }
+            Some(Volume::Fixed { rows })
         }
-        (None, Some((_, per_second, _))) => {
-            out.volume = Volume::Growth {
-                rows_per_second: per_second,
-            }
-        }
-        (None, None) => {}
+        (None, Some((_, per_second, _))) => Some(Volume::Growth {
+            rows_per_second: per_second,
+        }),
+        (None, None) => None,
     }
-    out
 }
 
 fn read_retention(field: &str, value: &Value<'_>, errors: &mut Errors) -> Retention {
