@@ -6,7 +6,7 @@ use cqlmodel_schema::{Schema, Table};
 use serde::Serialize;
 
 use crate::cql_text::{create_index, create_table, create_view, drop_table, drop_view, qualified};
-use crate::dual_write::{AppStatement, RewriteCx};
+use crate::dual_write::{AppRewrite, AppStatement, RewriteCx};
 use crate::model::{Change, ChangeKind, ObjectKind, Phase, Target};
 use crate::objects::{keyspace_changes, type_changes};
 use crate::rebuild::{Rebuild, map_columns, next_name};
@@ -404,6 +404,66 @@ fn rebuild_indexes(
     }
 }
 
+/// The application's statements on the old table, rewritten for the new one:
+/// its writes (to dual-write) and its reads (to switch), in the list's order.
+fn app_rewrites(
+    queries: &[AppStatement],
+    cx: &RewriteCx<'_>,
+) -> (Vec<AppRewrite>, Vec<AppRewrite>) {
+    let touching: Vec<&AppStatement> = queries
+        .iter()
+        .filter(|q| cx.touches(&q.statement))
+        .collect();
+    let is_read = |q: &&&AppStatement| {
+        matches!(
+            q.statement.kind,
+            cqlmodel_cql::ast::StatementKind::Select(_)
+        )
+    };
+    let dual_writes: Vec<AppRewrite> = touching
+        .iter()
+        .filter(|q| !is_read(q))
+        .map(|q| cx.rewrite(q))
+        .collect();
+    let reads: Vec<AppRewrite> = touching
+        .iter()
+        .filter(is_read)
+        .map(|q| cx.rewrite(q))
+        .collect();
+    (dual_writes, reads)
+}
+
+/// A rebuild's warnings: a write with no derivable twin (which flags the change),
+/// and a new table created under another name than NEW gives it.
+fn warn_rebuild(
+    c: &mut Change,
+    old: &Table,
+    new: &Table,
+    plan_name: &str,
+    dual_writes: &[AppRewrite],
+) {
+    for w in dual_writes {
+        if let Some(why) = &w.underivable {
+            c.flagged = true;
+            c.warnings.push(format!(
+                "write path {} has no derivable twin on {}: {why}. Write its dual write by hand before phase 2, \
+                 or the new table misses its writes",
+                w.name,
+                qualified(&new.keyspace, plan_name)
+            ));
+        }
+    }
+    if plan_name != new.name {
+        c.warnings.push(format!(
+            "NEW calls the new table {}, but {} holds the data until the switch: the plan creates {}. \
+             Rename it in NEW and in the application, so that NEW stays the truth",
+            new.qualified_name(),
+            old.qualified_name(),
+            qualified(&new.keyspace, plan_name)
+        ));
+    }
+}
+
 fn rebuild_change(
     input: &MigrateInput<'_>,
     old: &Table,
@@ -434,51 +494,12 @@ fn rebuild_change(
         columns: &columns,
         new_schema: input.new,
     };
-    let touching: Vec<&AppStatement> = input
-        .queries
-        .iter()
-        .filter(|q| cx.touches(&q.statement))
-        .collect();
-    let is_read = |q: &&&AppStatement| {
-        matches!(
-            q.statement.kind,
-            cqlmodel_cql::ast::StatementKind::Select(_)
-        )
-    };
-    let dual_writes: Vec<crate::dual_write::AppRewrite> = touching
-        .iter()
-        .filter(|q| !is_read(q))
-        .map(|q| cx.rewrite(q))
-        .collect();
-    let reads: Vec<crate::dual_write::AppRewrite> = touching
-        .iter()
-        .filter(is_read)
-        .map(|q| cx.rewrite(q))
-        .collect();
+    let (dual_writes, reads) = app_rewrites(input.queries, &cx);
     let same_partition_key = old
         .partition_key()
         .map(|k| (&k.name, &k.ty))
         .eq(new.partition_key().map(|k| (&k.name, &k.ty)));
-    for w in &dual_writes {
-        if let Some(why) = &w.underivable {
-            c.flagged = true;
-            c.warnings.push(format!(
-                "write path {} has no derivable twin on {}: {why}. Write its dual write by hand before phase 2, \
-                 or the new table misses its writes",
-                w.name,
-                qualified(&new.keyspace, plan_name)
-            ));
-        }
-    }
-    if plan_name != new.name {
-        c.warnings.push(format!(
-            "NEW calls the new table {}, but {} holds the data until the switch: the plan creates {}. \
-             Rename it in NEW and in the application, so that NEW stays the truth",
-            new.qualified_name(),
-            old.qualified_name(),
-            qualified(&new.keyspace, plan_name)
-        ));
-    }
+    warn_rebuild(&mut c, old, new, plan_name, &dual_writes);
     let backfill = backfill::plan_backfill(
         old,
         &new.keyspace,
@@ -492,10 +513,7 @@ fn rebuild_change(
         (Phase::DualWrite, &dual_writes),
         (Phase::SwitchReads, &reads),
     ] {
-        for w in rewrites
-            .iter()
-            .filter_map(|w: &crate::dual_write::AppRewrite| w.new.clone())
-        {
+        for w in rewrites.iter().filter_map(|w: &AppRewrite| w.new.clone()) {
             c.push(phase, w);
         }
     }

@@ -98,26 +98,7 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
         lit(&old.keyspace),
         lit(&old.name)
     );
-    let keys: Vec<&ColumnMap> = columns.iter().filter(|m| m.key).collect();
-    let key_entries: Vec<String> = keys
-        .iter()
-        .map(|m| format!("    {} -> {}", lit(&m.column), key_value(m)))
-        .collect();
-    let _ = writeln!(
-        s,
-        "\n// The new table's key, from an old row.\n\
-         def newKey(row: CassandraRow): Map[String, Any] = Map(\n{}\n)",
-        key_entries.join(",\n")
-    );
-    let read_keys: Vec<String> = key_sources(old, columns).iter().map(|k| lit(k)).collect();
-    let target_keys: Vec<String> = keys.iter().map(|m| lit(&m.column)).collect();
-    let _ = writeln!(
-        s,
-        "val keyColumns = Seq[ColumnRef]({})\n\
-         val newKeyColumns = Seq[ColumnRef]({})",
-        read_keys.join(", "),
-        target_keys.join(", ")
-    );
+    write_new_key(&mut s, old, columns);
     let copied: Vec<(&str, &ColumnMap, bool)> = columns
         .iter()
         .filter(|m| !m.key)
@@ -127,34 +108,7 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
             (!c.is_primary_key()).then_some((from, m, c.ty.is_multi_cell()))
         })
         .collect();
-    let _ = writeln!(
-        s,
-        "\n// One pass per column: the connector writes one timestamp and one TTL per row, so each\n\
-         // cell is copied with its own (a newer dual-written value wins). A null cell is skipped:\n\
-         // writing it would delete. A value of a changed type is converted by the connector,\n\
-         // and a value that does not convert fails its task."
-    );
-    let _ = writeln!(
-        s,
-        "def copy(from: String, to: String, keepTimes: Boolean): Unit = {{\n\
-         \x20 val times = if (keepTimes) Seq[ColumnRef](from.writeTime as {WT_L}, from.ttl as {TTL_L}) else Seq.empty[ColumnRef]\n\
-         \x20 source.select(keyColumns ++ Seq[ColumnRef](from) ++ times: _*)\n\
-         \x20   .filter(row => !row.isNullAt(from))\n\
-         \x20   .map {{ row =>\n\
-         \x20     val times = if (keepTimes) Map[String, Any]({WT_L} -> row.getLong({WT_L}), {TTL_L} -> row.getIntOption({TTL_L}).getOrElse(0)) else Map.empty[String, Any]\n\
-         \x20     CassandraRow.fromMap(newKey(row) ++ Map(to -> row.get[Any](from)) ++ times)\n\
-         \x20   }}\n\
-         \x20   // The per-row options are read from columns the writer selects: without\n\
-         \x20   // them in SomeColumns the USING placeholders stay unset (time of the copy, no TTL).\n\
-         \x20   .saveToCassandra({}, {}, SomeColumns(newKeyColumns ++ Seq[ColumnRef](to) ++ (if (keepTimes) Seq[ColumnRef]({WT_L}, {TTL_L}) else Seq.empty[ColumnRef]): _*),\n\
-         \x20     writeConf = if (keepTimes) WriteConf(ttl = TTLOption.perRow({TTL_L}), timestamp = TimestampOption.perRow({WT_L}))\n\
-         \x20                 else WriteConf(timestamp = TimestampOption.constant(dualWriteStart)))\n\
-         }}",
-        lit(ks),
-        lit(new_table),
-        WT_L = lit(WT),
-        TTL_L = lit(TTL),
-    );
+    write_copy_function(&mut s, ks, new_table);
     if copied.is_empty() {
         let _ = writeln!(
             s,
@@ -184,6 +138,63 @@ pub fn spark_job(old: &Table, ks: &str, new_table: &str, columns: &[ColumnMap]) 
         );
     }
     s
+}
+
+/// The Scala `newKey` function and the key columns read and written.
+fn write_new_key(s: &mut String, old: &Table, columns: &[ColumnMap]) {
+    let keys: Vec<&ColumnMap> = columns.iter().filter(|m| m.key).collect();
+    let key_entries: Vec<String> = keys
+        .iter()
+        .map(|m| format!("    {} -> {}", lit(&m.column), key_value(m)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "\n// The new table's key, from an old row.\n\
+         def newKey(row: CassandraRow): Map[String, Any] = Map(\n{}\n)",
+        key_entries.join(",\n")
+    );
+    let read_keys: Vec<String> = key_sources(old, columns).iter().map(|k| lit(k)).collect();
+    let target_keys: Vec<String> = keys.iter().map(|m| lit(&m.column)).collect();
+    let _ = writeln!(
+        s,
+        "val keyColumns = Seq[ColumnRef]({})\n\
+         val newKeyColumns = Seq[ColumnRef]({})",
+        read_keys.join(", "),
+        target_keys.join(", ")
+    );
+}
+
+/// The Scala `copy` function: one pass copying one column, with its cells' write
+/// times and TTLs when `keepTimes`.
+fn write_copy_function(s: &mut String, ks: &str, new_table: &str) {
+    let _ = writeln!(
+        s,
+        "\n// One pass per column: the connector writes one timestamp and one TTL per row, so each\n\
+         // cell is copied with its own (a newer dual-written value wins). A null cell is skipped:\n\
+         // writing it would delete. A value of a changed type is converted by the connector,\n\
+         // and a value that does not convert fails its task."
+    );
+    let _ = writeln!(
+        s,
+        "def copy(from: String, to: String, keepTimes: Boolean): Unit = {{\n\
+         \x20 val times = if (keepTimes) Seq[ColumnRef](from.writeTime as {WT_L}, from.ttl as {TTL_L}) else Seq.empty[ColumnRef]\n\
+         \x20 source.select(keyColumns ++ Seq[ColumnRef](from) ++ times: _*)\n\
+         \x20   .filter(row => !row.isNullAt(from))\n\
+         \x20   .map {{ row =>\n\
+         \x20     val times = if (keepTimes) Map[String, Any]({WT_L} -> row.getLong({WT_L}), {TTL_L} -> row.getIntOption({TTL_L}).getOrElse(0)) else Map.empty[String, Any]\n\
+         \x20     CassandraRow.fromMap(newKey(row) ++ Map(to -> row.get[Any](from)) ++ times)\n\
+         \x20   }}\n\
+         \x20   // The per-row options are read from columns the writer selects: without\n\
+         \x20   // them in SomeColumns the USING placeholders stay unset (time of the copy, no TTL).\n\
+         \x20   .saveToCassandra({}, {}, SomeColumns(newKeyColumns ++ Seq[ColumnRef](to) ++ (if (keepTimes) Seq[ColumnRef]({WT_L}, {TTL_L}) else Seq.empty[ColumnRef]): _*),\n\
+         \x20     writeConf = if (keepTimes) WriteConf(ttl = TTLOption.perRow({TTL_L}), timestamp = TimestampOption.perRow({WT_L}))\n\
+         \x20                 else WriteConf(timestamp = TimestampOption.constant(dualWriteStart)))\n\
+         }}",
+        lit(ks),
+        lit(new_table),
+        WT_L = lit(WT),
+        TTL_L = lit(TTL),
+    );
 }
 
 #[cfg(test)]

@@ -69,44 +69,61 @@ pub fn view_changes(
             // Its base table's column drop creates it again from NEW's definition.
             Some(_) if recreated.contains(&v.qualified_name()) => {}
             Some(o) if base_of(o) != base_of(v) || definition(input, o) != definition(input, v) => {
-                let mut c = create(
-                    input,
-                    v,
-                    &v.name,
-                    base_of(v),
-                    "the view's definition changes: no statement alters it; it is dropped and created \
-                     again, and rebuilds from its base table (reads of it see partial results meanwhile)"
-                        .into(),
-                );
-                c.kind = ChangeKind::Alter;
-                c.statements.clear();
-                c.push(Phase::Create, drop_view(&v.keyspace, &v.name));
-                if let Some(s) =
-                    create_view(v, (input.source)(&v.origin).as_deref(), &v.name, base_of(v))
-                {
-                    c.push(Phase::Create, s);
-                }
-                out.push(c);
+                out.push(redefine(input, v));
             }
-            Some(o) => {
-                let d = diff_table(o, v, input.target, &[], &[]);
-                if !d.create.is_empty() {
-                    let mut c = Change::new(
-                        v.qualified_name(),
-                        ObjectKind::View,
-                        ChangeKind::Alter,
-                        "view options change".into(),
-                    );
-                    for s in d.create {
-                        c.push(Phase::Create, s);
-                    }
-                    c.items = d.items;
-                    c.warnings = d.warnings;
-                    out.push(c);
-                }
-            }
+            Some(o) => out.extend(options_change(input, o, v)),
         }
     }
+    out.extend(dropped_views(input, rebuilt));
+    out
+}
+
+/// A view whose definition changes: no statement alters it, so it is dropped
+/// and created again.
+fn redefine(input: &MigrateInput<'_>, v: &Table) -> Change {
+    let mut c = create(
+        input,
+        v,
+        &v.name,
+        base_of(v),
+        "the view's definition changes: no statement alters it; it is dropped and created \
+         again, and rebuilds from its base table (reads of it see partial results meanwhile)"
+            .into(),
+    );
+    c.kind = ChangeKind::Alter;
+    c.statements.clear();
+    c.push(Phase::Create, drop_view(&v.keyspace, &v.name));
+    if let Some(s) = create_view(v, (input.source)(&v.origin).as_deref(), &v.name, base_of(v)) {
+        c.push(Phase::Create, s);
+    }
+    c
+}
+
+/// The options a view `o` changes to become `v`; `None` when none change.
+fn options_change(input: &MigrateInput<'_>, o: &Table, v: &Table) -> Option<Change> {
+    let d = diff_table(o, v, input.target, &[], &[]);
+    if d.create.is_empty() {
+        return None;
+    }
+    let mut c = Change::new(
+        v.qualified_name(),
+        ObjectKind::View,
+        ChangeKind::Alter,
+        "view options change".into(),
+    );
+    for s in d.create {
+        c.push(Phase::Create, s);
+    }
+    c.items = d.items;
+    c.warnings = d.warnings;
+    Some(c)
+}
+
+/// The views NEW no longer defines, on a base table it keeps as it is (a view
+/// of a dropped or rebuilt table goes with it).
+fn dropped_views(input: &MigrateInput<'_>, rebuilt: &[(String, String)]) -> Vec<Change> {
+    let (old, new) = (input.old, input.new);
+    let mut out = Vec::new();
     for o in old.tables().filter(|t| t.is_view()) {
         let base_gone = new.table(&o.keyspace, base_of(o)).is_none()
             || rebuilt
