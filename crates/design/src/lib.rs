@@ -23,6 +23,7 @@ pub mod chebotko;
 pub mod derive;
 pub mod duration_keys;
 pub mod error;
+pub mod fan_out_lookups;
 pub mod input_notes;
 pub mod lookups;
 pub mod meaning;

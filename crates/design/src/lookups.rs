@@ -268,7 +268,7 @@ const CASCADE_DEPTH: usize = 3;
 
 /// `<child>_by_<reference>`: one partition per parent, one row per child,
 /// keys only.
-fn add_children_lookup(
+pub(crate) fn add_children_lookup(
     model: &Model,
     child: &Entity,
     fk: &[String],

@@ -261,6 +261,7 @@ pub fn design_with(
         &mut tables,
     ));
     crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
+    crate::fan_out_lookups::fan_out_lookups(&model, &specs, &mut tables);
     let Sized {
         mut table_stats,
         moved_statics,
