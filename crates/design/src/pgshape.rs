@@ -405,6 +405,7 @@ fn keyless(s: &mut Shape) {
                         // The write paths fill it with CQL's now() (see
                         // writes/defaults.rs), as the note says.
                         default: Some("now()".into()),
+                        generated: None,
                         case_insensitive: false,
                     },
                 );

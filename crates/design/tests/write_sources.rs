@@ -156,3 +156,97 @@ fn at_a_high_insert_rate_the_listing_is_a_table_every_write_keeps() {
         assert!(delete.cql.starts_with("DELETE FROM fx."), "{}", delete.cql);
     }
 }
+
+const QUOTES: &str = "
+CREATE TABLE public.quotes (
+    id bigint NOT NULL,
+    account_id bigint NOT NULL,
+    subtotal_cents bigint NOT NULL,
+    tax_cents bigint DEFAULT 0 NOT NULL,
+    total_cents bigint GENERATED ALWAYS AS ((subtotal_cents + tax_cents)) STORED,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.quotes ADD CONSTRAINT quotes_pkey PRIMARY KEY (id);
+";
+
+/// PostgreSQL computes a stored generated column on every insert; Cassandra
+/// computes nothing, so an INSERT that (necessarily) omits it must still
+/// write it wherever a read returns it, or the read returns null.
+#[test]
+fn a_stored_generated_column_is_written_by_the_insert_wherever_it_is_stored() {
+    let d = design_inline(
+        QUOTES,
+        "
+-- @name account_quotes @rate 50/s @page 20
+SELECT id, total_cents, created_at FROM quotes WHERE account_id = $1
+ ORDER BY created_at DESC LIMIT 20;
+-- @name new_quote @rate 5/s
+INSERT INTO quotes (id, account_id, subtotal_cents, tax_cents) VALUES ($1, $2, $3, $4);
+",
+    );
+    let insert = path(&d, "new_quote");
+    let holders: Vec<&str> = d
+        .tables
+        .iter()
+        .filter(|t| t.columns.iter().any(|c| c.name == "total_cents"))
+        .map(|t| t.name.as_str())
+        .collect();
+    assert!(!holders.is_empty(), "{:#?}", d.tables);
+    for table in holders {
+        let st = on(insert, table);
+        assert!(st.cql.contains("total_cents"), "{}", st.cql);
+    }
+    assert!(
+        insert.notes.iter().any(|n| n.contains("`total_cents`")
+            && n.contains("generated")
+            && n.contains("subtotal_cents + tax_cents")),
+        "{:#?}",
+        insert.notes
+    );
+}
+
+/// An update of an input changes the generated value: every table storing it
+/// gets the new value, including the tables that do not store the input.
+#[test]
+fn an_update_of_an_input_rewrites_the_generated_column_where_it_is_stored() {
+    let d = design_inline(
+        QUOTES,
+        "
+-- @name account_quotes @rate 50/s @page 20
+SELECT id, total_cents, created_at FROM quotes WHERE account_id = $1
+ ORDER BY created_at DESC LIMIT 20;
+-- @name quote @rate 20/s
+SELECT id, account_id, subtotal_cents, tax_cents, total_cents FROM quotes WHERE id = $1;
+-- @name new_quote @rate 5/s
+INSERT INTO quotes (id, account_id, subtotal_cents, tax_cents) VALUES ($1, $2, $3, $4);
+-- @name set_tax @rate 1/s
+UPDATE quotes SET tax_cents = $2 WHERE id = $1;
+-- @name rename_account @rate 1/s
+UPDATE quotes SET account_id = $2 WHERE id = $1;
+",
+    );
+    let update = path(&d, "set_tax");
+    for t in d
+        .tables
+        .iter()
+        .filter(|t| t.columns.iter().any(|c| c.name == "total_cents"))
+    {
+        let st = on(update, &t.name);
+        assert!(st.cql.contains("total_cents = ?"), "{}", st.cql);
+    }
+    assert!(
+        update.notes.iter().any(|n| n.contains("`total_cents`")),
+        "{:#?}",
+        update.notes
+    );
+    // An update of no input leaves it alone.
+    let other = path(&d, "rename_account");
+    assert!(
+        other
+            .statements
+            .iter()
+            .all(|s| !s.cql.contains("total_cents = ?")),
+        "{:#?}",
+        other.statements
+    );
+}
