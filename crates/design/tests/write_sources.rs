@@ -250,3 +250,64 @@ UPDATE quotes SET account_id = $2 WHERE id = $1;
         other.statements
     );
 }
+
+const BOARDS: &str = "
+CREATE TABLE public.boards (
+    id bigint NOT NULL,
+    workspace_id bigint NOT NULL,
+    title text NOT NULL
+);
+CREATE TABLE public.cards (
+    id bigint NOT NULL,
+    board_id bigint NOT NULL,
+    title text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+ALTER TABLE ONLY public.boards ADD CONSTRAINT boards_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.cards ADD CONSTRAINT cards_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY public.cards
+    ADD CONSTRAINT cards_board_id_fkey FOREIGN KEY (board_id) REFERENCES public.boards(id);
+";
+
+/// A card's table is partitioned by its board's workspace: the insert, which
+/// has the board id, reads the workspace from a `boards` table by id first.
+/// That table must exist (and, since no statement of the list writes boards,
+/// the design says the rows come from outside it).
+#[test]
+fn a_partition_key_copied_from_a_parent_is_read_from_a_table_of_the_parent() {
+    let d = design_inline(
+        BOARDS,
+        "
+-- @name workspace_cards @rate 40/s @page 50
+SELECT c.id, c.title, c.created_at FROM cards c JOIN boards b ON b.id = c.board_id
+ WHERE b.workspace_id = $1 ORDER BY c.created_at DESC LIMIT 50;
+-- @name add_card @rate 10/s
+INSERT INTO cards (id, board_id, title) VALUES ($1, $2, $3);
+",
+    );
+    let by_id = keyed_by(&d, "boards", &["id"]);
+    let [boards] = by_id.as_slice() else {
+        panic!(
+            "no `boards` table by id: {:?}",
+            d.tables.iter().map(|t| &t.name).collect::<Vec<_>>()
+        );
+    };
+    assert!(
+        boards.columns.iter().any(|c| c.name == "workspace_id"),
+        "{boards:#?}"
+    );
+    let sources = cqlmodel_design::plan::read_first_sources(&d.model, &d.tables, &d.write_paths);
+    assert!(
+        sources.iter().any(|s| s.path == "add_card"
+            && s.entity == "boards"
+            && s.table.as_deref() == Some(boards.name.as_str())),
+        "{sources:#?}"
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("add_card: reads a `boards` row first")),
+        "{:#?}",
+        d.warnings
+    );
+}

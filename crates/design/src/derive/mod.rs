@@ -115,6 +115,25 @@ impl TableDesign {
         })
     }
 
+    /// The entity whose attribute the column copies into rows of other
+    /// entities (a parent's name beside a child, or a key column such as the
+    /// parent's workspace a child's partition is keyed by): a write of the
+    /// table's own rows reads it from that entity first. `None` for the
+    /// table's own attributes, those equal to one of them by a join, and the
+    /// bucket, salt and counter parts.
+    pub fn copied_from<'c>(&self, col: &'c TableColumn) -> Option<&'c str> {
+        let KeyPart::Attr(a) = &col.part else {
+            return None;
+        };
+        if self.grain.contains(&a.entity) {
+            return None;
+        }
+        let own = class_of(&self.classes, a)
+            .iter()
+            .any(|x| self.grain.contains(&x.entity));
+        (!own).then_some(a.entity.as_str())
+    }
+
     /// True when the table holds `e`'s rows keyed by `e`'s primary key: the
     /// partition key made of primary-key columns (no bucket, no salt) and the
     /// rest of the primary key clustering. A read or a conditional write by
