@@ -20,6 +20,7 @@
 
 pub mod ann;
 pub mod chebotko;
+pub mod claim_owners;
 pub mod derive;
 pub mod duration_keys;
 pub mod error;

@@ -311,3 +311,22 @@ INSERT INTO cards (id, board_id, title) VALUES ($1, $2, $3);
         d.warnings
     );
 }
+
+/// The table claiming a UNIQUE value holds the owner's primary key, so that
+/// releasing the value (a delete retried from a queue, maybe after another
+/// row claimed it) checks it is still this row's: `IF id = ?`, never a bare
+/// `IF EXISTS` that would delete the new owner's claim.
+#[test]
+fn a_released_claim_checks_its_owner_not_only_that_it_exists() {
+    let d = design_inline(TOKENS, TOKEN_QUERIES);
+    let claims = keyed_by(&d, "tokens", &["token_prefix"]);
+    let [claim] = claims.as_slice() else {
+        panic!("{:?}", d.tables.iter().map(|t| &t.name).collect::<Vec<_>>());
+    };
+    assert!(claim.columns.iter().any(|c| c.name == "id"), "{claim:#?}");
+    for name in ["revoke_member_tokens", "revoke_by_email"] {
+        let release = on(path(&d, name), &claim.name);
+        assert!(release.lwt, "{release:#?}");
+        assert!(release.cql.ends_with(" IF id = ?"), "{}", release.cql);
+    }
+}

@@ -254,6 +254,7 @@ pub fn design_with(
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
     crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    crate::claim_owners::hold_claim_owners(&model, &mut tables);
     warnings.extend(crate::records::keep_every_write(
         &model,
         &specs,
