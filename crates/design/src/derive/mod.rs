@@ -248,6 +248,14 @@ pub(crate) fn add_columns(
         });
     }
     cols.extend(existing);
+    index_vectors(model, t, &cols);
+    distinct_names(&t.entity, &mut cols);
+    t.columns = cols;
+}
+
+/// The table's vector columns get an SAI index of their similarity
+/// function, and a decision saying why.
+fn index_vectors(model: &Model, t: &mut TableDesign, cols: &[TableColumn]) {
     t.ann.clear();
     for c in cols.iter().filter(|c| is_ann_column(c)) {
         if let KeyPart::Attr(a) = &c.part
@@ -265,6 +273,10 @@ pub(crate) fn add_columns(
             t.decisions.push(why);
         }
     }
+}
+
+/// Column names stay distinct within the table.
+fn distinct_names(entity: &str, cols: &mut [TableColumn]) {
     // Two attributes with one name (`users.id`, `posts.id`): the one of another
     // entity than the table's gets its entity's name as prefix.
     let names: Vec<String> = cols.iter().map(|c| c.name.clone()).collect();
@@ -275,7 +287,7 @@ pub(crate) fn add_columns(
             .any(|(j, n)| j != i && *n == c.name);
         if let KeyPart::Attr(a) = &c.part
             && clash
-            && a.entity != t.entity
+            && a.entity != entity
         {
             c.name = format!("{}_{}", singular(&a.entity), a.column);
         }
@@ -300,7 +312,6 @@ pub(crate) fn add_columns(
         }
         seen.push(c.name.clone());
     }
-    t.columns = cols;
 }
 
 fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {
