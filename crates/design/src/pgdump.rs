@@ -351,22 +351,3 @@ pub(crate) fn identity_option(option: &ColumnOption) -> Option<bool> {
     let text = option.to_string().to_ascii_uppercase();
     (text.contains("IDENTITY") && text.contains("GENERATED")).then(|| text.contains("ALWAYS"))
 }
-
-/// The expression of a generated (computed) column, and whether it is virtual.
-pub(crate) fn computed_option(option: &ColumnOption) -> Option<(String, bool)> {
-    match option {
-        ColumnOption::Generated {
-            generation_expr: Some(expr),
-            generation_expr_mode,
-            ..
-        } => Some((
-            expr.to_string(),
-            // PostgreSQL 18 makes a column without STORED virtual.
-            !matches!(
-                generation_expr_mode,
-                Some(sqlparser::ast::GeneratedExpressionMode::Stored)
-            ),
-        )),
-        _ => None,
-    }
-}

@@ -317,8 +317,8 @@ pub(crate) fn entity(
                     e.foreign_keys.push(key);
                 }
                 ColumnOption::Default(expr) => default = Some(expr.to_string()),
-                other if crate::pgdump::computed_option(other).is_some() => {
-                    generated = crate::pgdump::computed_option(other).map(|(expr, _)| expr);
+                other if computed_option(other).is_some() => {
+                    generated = computed_option(other).map(|(expr, _)| expr);
                 }
                 ColumnOption::Collation(c) => {
                     case_insensitive |= case_insensitive_collations.contains(&object_name(c));
@@ -437,5 +437,24 @@ pub(crate) fn add_constraint(e: &mut Entity, c: &TableConstraint) {
             e.foreign_keys.push(key);
         }
         _ => {}
+    }
+}
+
+/// The expression of a generated (computed) column, and whether it is virtual.
+pub(crate) fn computed_option(option: &ColumnOption) -> Option<(String, bool)> {
+    match option {
+        ColumnOption::Generated {
+            generation_expr: Some(expr),
+            generation_expr_mode,
+            ..
+        } => Some((
+            expr.to_string(),
+            // PostgreSQL 18 makes a column without STORED virtual.
+            !matches!(
+                generation_expr_mode,
+                Some(sqlparser::ast::GeneratedExpressionMode::Stored)
+            ),
+        )),
+        _ => None,
     }
 }
