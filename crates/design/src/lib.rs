@@ -20,9 +20,11 @@
 
 pub mod ann;
 pub mod chebotko;
+pub mod claim_owners;
 pub mod derive;
 pub mod duration_keys;
 pub mod error;
+pub mod fan_out_lookups;
 pub mod input_notes;
 pub mod lookups;
 pub mod meaning;

@@ -144,12 +144,12 @@ pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<T
     }
     if !mutations.is_empty() || inferred {
         for t in tables.iter() {
-            for c in t.columns.iter().filter(|c| c.role == Role::Regular) {
-                if let crate::derive::KeyPart::Attr(a) = &c.part
-                    && !t.grain.contains(&a.entity)
-                {
+            // Key columns too: a child's partition keyed by its parent's
+            // attribute reads it first just the same.
+            for c in t.columns.iter().filter(|c| c.role != Role::Static) {
+                if let Some(parent) = t.copied_from(c) {
                     need(
-                        &a.entity,
+                        parent,
                         format!(
                             "`{}` copies its attributes, read when a row of `{}` is written",
                             t.name, t.entity
@@ -268,7 +268,7 @@ const CASCADE_DEPTH: usize = 3;
 
 /// `<child>_by_<reference>`: one partition per parent, one row per child,
 /// keys only.
-fn add_children_lookup(
+pub(crate) fn add_children_lookup(
     model: &Model,
     child: &Entity,
     fk: &[String],

@@ -147,31 +147,7 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
             }
             _ => g.composites.push(object_name(&name)),
         },
-        Statement::AlterTable(alter) => {
-            let table = object_name(&alter.name);
-            for op in alter.operations {
-                match op {
-                    AlterTableOperation::AddConstraint { constraint, .. } => {
-                        g.constraints.push((table.clone(), constraint, at));
-                    }
-                    AlterTableOperation::AlterColumn {
-                        column_name,
-                        op: sqlparser::ast::AlterColumnOperation::SetDefault { value },
-                    } => g.defaults.push((
-                        table.clone(),
-                        unquote(&column_name.to_string()),
-                        value.to_string(),
-                    )),
-                    _ => {
-                        let entry = g
-                            .skipped
-                            .entry("column defaults and other column settings (the write statements say what they write)")
-                            .or_insert((0, at));
-                        entry.0 += 1;
-                    }
-                }
-            }
-        }
+        Statement::AlterTable(alter) => alter_table(alter, at, g),
         other => {
             return Err(DesignError::new(
                 DesignErrorKind::Unsupported,
@@ -185,6 +161,34 @@ fn read_statement(chunk: &Chunk, g: &mut Gathered) -> Result<(), DesignError> {
         }
     }
     Ok(())
+}
+
+/// `ALTER TABLE … ADD CONSTRAINT` and `ALTER COLUMN … SET DEFAULT`; other
+/// column settings are counted as skipped.
+fn alter_table(alter: sqlparser::ast::AlterTable, at: (usize, usize), g: &mut Gathered) {
+    let table = object_name(&alter.name);
+    for op in alter.operations {
+        match op {
+            AlterTableOperation::AddConstraint { constraint, .. } => {
+                g.constraints.push((table.clone(), constraint, at));
+            }
+            AlterTableOperation::AlterColumn {
+                column_name,
+                op: sqlparser::ast::AlterColumnOperation::SetDefault { value },
+            } => g.defaults.push((
+                table.clone(),
+                unquote(&column_name.to_string()),
+                value.to_string(),
+            )),
+            _ => {
+                let entry = g
+                    .skipped
+                    .entry("column defaults and other column settings (the write statements say what they write)")
+                    .or_insert((0, at));
+                entry.0 += 1;
+            }
+        }
+    }
 }
 
 fn syntax(at: (usize, usize), m: String) -> DesignError {
@@ -346,23 +350,4 @@ pub(crate) fn named_type(name: &str) -> DataType {
 pub(crate) fn identity_option(option: &ColumnOption) -> Option<bool> {
     let text = option.to_string().to_ascii_uppercase();
     (text.contains("IDENTITY") && text.contains("GENERATED")).then(|| text.contains("ALWAYS"))
-}
-
-/// The expression of a generated (computed) column, and whether it is virtual.
-pub(crate) fn computed_option(option: &ColumnOption) -> Option<(String, bool)> {
-    match option {
-        ColumnOption::Generated {
-            generation_expr: Some(expr),
-            generation_expr_mode,
-            ..
-        } => Some((
-            expr.to_string(),
-            // PostgreSQL 18 makes a column without STORED virtual.
-            !matches!(
-                generation_expr_mode,
-                Some(sqlparser::ast::GeneratedExpressionMode::Stored)
-            ),
-        )),
-        _ => None,
-    }
 }

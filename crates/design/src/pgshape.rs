@@ -10,8 +10,9 @@ use sqlparser::ast::{ColumnOption, ColumnOptionDef, CreateTable};
 
 use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::input_notes::{InputNote, name_list};
-use crate::pgdump::{Gathered, computed_option, identity_option, named_type};
+use crate::pgdump::{Gathered, identity_option, named_type};
 use crate::pgtypes::{cql_type, mapping_note};
+use crate::relational::computed_option;
 use crate::relational::{Attribute, Entity, Model, add_constraint, entity, object_name};
 
 /// The shaped model.
@@ -405,6 +406,7 @@ fn keyless(s: &mut Shape) {
                         // The write paths fill it with CQL's now() (see
                         // writes/defaults.rs), as the note says.
                         default: Some("now()".into()),
+                        generated: None,
                         case_insensitive: false,
                     },
                 );

@@ -53,11 +53,11 @@ impl QuerySpec {
 
 const PATHS: &[&str] = &["oltp", "admin", "analytics", "migration"];
 
-pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError> {
-    let chunks = split_statements(text);
+/// Each statement's annotations, from the comments before it.
+fn chunk_annotations(chunks: &[Chunk]) -> Vec<Annotations> {
     let mut comments = Vec::new();
     let mut spans = Vec::new();
-    for c in &chunks {
+    for c in chunks {
         for (body, s, e) in &c.comments {
             comments.push(Comment {
                 text: body.clone(),
@@ -72,7 +72,34 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
             end: c.end as u32,
         });
     }
-    let annotations = annotations_for(&comments, &spans);
+    annotations_for(&comments, &spans)
+}
+
+/// The transaction a `BEGIN` opens: its name (`T<ordinal>` unless named) and rate.
+fn begin(
+    ann: &Annotations,
+    at: (usize, usize),
+    ordinal: usize,
+) -> Result<Transaction, DesignError> {
+    let rate = ann
+        .get("rate")
+        .map(parse_rate)
+        .transpose()
+        .map_err(|e| annotation_error(at, e))?;
+    let name = ann
+        .name()
+        .map_or_else(|| format!("T{ordinal}"), str::to_string);
+    Ok(Transaction {
+        name,
+        line: at.0,
+        rate,
+        members: Vec::new(),
+    })
+}
+
+pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError> {
+    let chunks = split_statements(text);
+    let annotations = chunk_annotations(&chunks);
     let mut list = QueryList::default();
     let mut open: Option<Transaction> = None;
     for (i, (chunk, ann)) in chunks.iter().zip(annotations).enumerate() {
@@ -81,24 +108,8 @@ pub fn parse_queries(model: &Model, text: &str) -> Result<QueryList, DesignError
         // PostgreSQL; the fit verdict weighs what that asks of Cassandra.
         match transaction_boundary(chunk) {
             Some(Boundary::Begin) => {
-                let rate = ann
-                    .get("rate")
-                    .map(parse_rate)
-                    .transpose()
-                    .map_err(|e| annotation_error(at, e))?;
-                let name = ann.name().map_or_else(
-                    || format!("T{}", list.transactions.len() + 1),
-                    str::to_string,
-                );
-                if let Some(t) = open.take() {
-                    list.transactions.push(t);
-                }
-                open = Some(Transaction {
-                    name,
-                    line: at.0,
-                    rate,
-                    members: Vec::new(),
-                });
+                let t = begin(&ann, at, list.transactions.len() + 1)?;
+                list.transactions.extend(open.replace(t));
                 continue;
             }
             Some(Boundary::End) => {
@@ -329,14 +340,8 @@ fn annotation_error(at: (usize, usize), m: String) -> DesignError {
     DesignError::new(DesignErrorKind::Annotation, Source::Queries, at, m)
 }
 
-fn annotate(
-    ordinal: usize,
-    sql: String,
-    at: (usize, usize),
-    ann: &Annotations,
-    body: Body,
-) -> Result<QuerySpec, DesignError> {
-    // The same key twice with different values contradicts itself.
+/// The same key twice with different values contradicts itself.
+fn no_contradictions(ann: &Annotations, at: (usize, usize)) -> Result<(), DesignError> {
     for (i, (k, v)) in ann.pairs.iter().enumerate() {
         if let Some((_, other)) = ann
             .pairs
@@ -350,11 +355,11 @@ fn annotate(
             ));
         }
     }
-    let rate = ann
-        .get("rate")
-        .map(parse_rate)
-        .transpose()
-        .map_err(|e| annotation_error(at, e))?;
+    Ok(())
+}
+
+/// `@cl`: one of Cassandra's consistency levels.
+fn consistency(ann: &Annotations, at: (usize, usize)) -> Result<Option<String>, DesignError> {
     let consistency = ann.get("cl").map(str::to_ascii_uppercase);
     if let Some(cl) = &consistency
         && !CONSISTENCY_LEVELS.contains(&cl.as_str())
@@ -367,6 +372,11 @@ fn annotate(
             ),
         ));
     }
+    Ok(consistency)
+}
+
+/// `@page`: a whole number.
+fn page_number(ann: &Annotations, at: (usize, usize)) -> Result<Option<u64>, DesignError> {
     let page = match ann.get("page") {
         None => None,
         Some(p) => match p.parse::<u64>() {
@@ -379,16 +389,12 @@ fn annotate(
             }
         },
     };
-    let path = ann.get("path").map(str::to_ascii_lowercase);
-    if let Some(p) = &path
-        && !PATHS.contains(&p.as_str())
-    {
-        return Err(annotation_error(
-            at,
-            format!("@path takes one of {}, got `{p}`", PATHS.join(", ")),
-        ));
-    }
-    if let Body::Mutation(m) = &body
+    Ok(page)
+}
+
+/// A page is a read's, no larger than its LIMIT.
+fn page_fits(page: Option<u64>, body: &Body, at: (usize, usize)) -> Result<(), DesignError> {
+    if let Body::Mutation(m) = body
         && page.is_some()
     {
         return Err(annotation_error(
@@ -399,7 +405,7 @@ fn annotate(
             ),
         ));
     }
-    if let (Body::Select(s), Some(p)) = (&body, page)
+    if let (Body::Select(s), Some(p)) = (body, page)
         && s.limit.is_some_and(|l| l < p)
     {
         return Err(annotation_error(
@@ -410,6 +416,25 @@ fn annotate(
             ),
         ));
     }
+    Ok(())
+}
+
+/// `@path`: admin, analytics or migration.
+fn path(ann: &Annotations, at: (usize, usize)) -> Result<Option<String>, DesignError> {
+    let path = ann.get("path").map(str::to_ascii_lowercase);
+    if let Some(p) = &path
+        && !PATHS.contains(&p.as_str())
+    {
+        return Err(annotation_error(
+            at,
+            format!("@path takes one of {}, got `{p}`", PATHS.join(", ")),
+        ));
+    }
+    Ok(path)
+}
+
+/// `@table`: a CQL table name.
+fn table_name(ann: &Annotations, at: (usize, usize)) -> Result<Option<String>, DesignError> {
     let table = ann
         .get("table")
         .filter(|t| !t.is_empty())
@@ -427,6 +452,27 @@ fn annotate(
             ),
         ));
     }
+    Ok(table)
+}
+
+fn annotate(
+    ordinal: usize,
+    sql: String,
+    at: (usize, usize),
+    ann: &Annotations,
+    body: Body,
+) -> Result<QuerySpec, DesignError> {
+    no_contradictions(ann, at)?;
+    let rate = ann
+        .get("rate")
+        .map(parse_rate)
+        .transpose()
+        .map_err(|e| annotation_error(at, e))?;
+    let consistency = consistency(ann, at)?;
+    let page = page_number(ann, at)?;
+    let path = path(ann, at)?;
+    page_fits(page, &body, at)?;
+    let table = table_name(ann, at)?;
     Ok(QuerySpec {
         name: ann
             .name()

@@ -256,16 +256,18 @@ fn partition_where(
     let ReadContext { t, spec, .. } = *cx;
     let same = |a: &crate::select::ColRef, b: &crate::select::ColRef| cx.same(a, b);
     let eq_count = |c: &crate::select::ColRef| cx.eq_count(c);
-    let mut conds = Vec::new();
-    let mut partitions: u64 = 1;
+    let mut w = PartitionWhere {
+        conds: Vec::new(),
+        partitions: 1,
+        statements: 1,
+        salted_or_in: false,
+    };
     // Statements per query: Cassandra returns the partitions of a partition-key
     // IN in key order, one after the other (and refuses ORDER BY with IN when
     // paging), so an ordered or limited read of several partitions runs once
     // per partition and the application walks or merges them.
-    let mut statements: u64 = 1;
     // Salts and key values are read concurrently, each up to the LIMIT;
     // buckets are walked one after the other.
-    let mut salted_or_in = false;
     let ordered = !spec.order.is_empty() || spec.limit.is_some() || q.page_size().is_some();
     let newest_first = spec.order.first().is_none_or(|(_, desc)| *desc);
     let aggregate = !spec.aggregates.is_empty() || !spec.group_by.is_empty();
@@ -275,77 +277,101 @@ fn partition_where(
         match p {
             KeyPart::Attr(c) => match eq_count(c) {
                 Some(n) if n > 1 && ordered => {
-                    partitions = partitions.saturating_mul(n);
-                    statements = statements.saturating_mul(n);
-                    salted_or_in = true;
-                    conds.push(format!("{name} = ?"));
+                    w.partitions = w.partitions.saturating_mul(n);
+                    w.statements = w.statements.saturating_mul(n);
+                    w.salted_or_in = true;
+                    w.conds.push(format!("{name} = ?"));
                     notes.push(format!(
                         "runs once per `{}` value ({n}), concurrently, and the application merges the results in order: an IN would return one partition after the other",
                         col.name
                     ));
                 }
                 Some(n) if n > 1 && spec.any_of.iter().any(|a| same(a, c)) => {
-                    partitions = partitions.saturating_mul(n);
-                    conds.push(format!("{name} IN ?"));
+                    w.partitions = w.partitions.saturating_mul(n);
+                    w.conds.push(format!("{name} IN ?"));
                     notes.push(format!(
                         "`{} = ANY($n)` is `IN ?` with the array bound as one list; partitions counted for {n} values (one per value: keep the list short)",
                         col.name
                     ));
                 }
                 Some(n) if n > 1 => {
-                    partitions = partitions.saturating_mul(n);
-                    conds.push(format!("{name} IN ({})", markers(n)));
+                    w.partitions = w.partitions.saturating_mul(n);
+                    w.conds.push(format!("{name} IN ({})", markers(n)));
                 }
-                _ => conds.push(format!("{name} = ?")),
+                _ => w.conds.push(format!("{name} = ?")),
             },
             KeyPart::Bucket(src, unit) => {
-                if eq_count(src).is_some() {
-                    conds.push(format!("{name} = ?"));
-                    notes.push(format!(
-                        "the {unit} bucket is computed from the bound `{}`",
-                        src.column
-                    ));
-                } else if spec.ranges.iter().any(|r| same(r, src)) {
-                    let n = bucket_fanout.max(1);
-                    partitions = partitions.saturating_mul(n);
-                    statements = statements.saturating_mul(n);
-                    conds.push(format!("{name} = ?"));
-                    notes.push(if aggregate {
-                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket and the application aggregates them all", src.column)
-                    } else if newest_first {
-                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, newest first, until the page is full", src.column)
-                    } else {
-                        format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, oldest first, until the page is full", src.column)
-                    });
-                } else {
-                    conds.push(format!("{name} = ?"));
-                    notes.push(if newest_first {
-                        format!("reads the newest {unit} bucket first and walks back one bucket per execution until the page is full")
-                    } else {
-                        format!("reads the oldest {unit} bucket still held first and walks forward one bucket per execution until the page is full")
-                    });
-                }
+                let how = BucketRead {
+                    bound: eq_count(src).is_some(),
+                    ranged: spec.ranges.iter().any(|r| same(r, src)),
+                    fanout: bucket_fanout,
+                    aggregate,
+                    newest_first,
+                };
+                bucket_condition(&mut w, &name, &src.column, unit, &how, notes);
             }
             KeyPart::Counter | KeyPart::Sum(_) => {}
             // The constant bucket of a table read whole: always 0.
-            KeyPart::Whole => conds.push(format!("{name} = 0")),
+            KeyPart::Whole => w.conds.push(format!("{name} = 0")),
             KeyPart::Salt(n) => {
                 let n = u64::from(*n);
-                partitions = partitions.saturating_mul(n);
-                statements = statements.saturating_mul(n);
-                salted_or_in = true;
-                conds.push(format!("{name} = ?"));
+                w.partitions = w.partitions.saturating_mul(n);
+                w.statements = w.statements.saturating_mul(n);
+                w.salted_or_in = true;
+                w.conds.push(format!("{name} = ?"));
                 notes.push(format!(
                     "salted key: runs once per salt bucket ({n}), concurrently, each with the query's LIMIT; the application merges the results in clustering order"
                 ));
             }
         }
     }
-    PartitionWhere {
-        conds,
-        partitions,
-        statements,
-        salted_or_in,
+    w
+}
+
+/// How a read reaches the time buckets of its partition key: the bucket of a
+/// bound value, the buckets a range spans, or a walk from the newest (oldest).
+struct BucketRead {
+    bound: bool,
+    ranged: bool,
+    fanout: u64,
+    aggregate: bool,
+    newest_first: bool,
+}
+
+/// The bucket's condition, its partitions and statements, and the note.
+fn bucket_condition(
+    w: &mut PartitionWhere,
+    name: &str,
+    src_column: &str,
+    unit: &str,
+    how: &BucketRead,
+    notes: &mut Vec<String>,
+) {
+    if how.bound {
+        w.conds.push(format!("{name} = ?"));
+        notes.push(format!(
+            "the {unit} bucket is computed from the bound `{}`",
+            src_column
+        ));
+    } else if how.ranged {
+        let n = how.fanout.max(1);
+        w.partitions = w.partitions.saturating_mul(n);
+        w.statements = w.statements.saturating_mul(n);
+        w.conds.push(format!("{name} = ?"));
+        notes.push(if how.aggregate {
+                format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket and the application aggregates them all", src_column)
+            } else if how.newest_first {
+                format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, newest first, until the page is full", src_column)
+            } else {
+                format!("bucket fan-out: the range on `{}` spans {n} {unit} bucket(s); runs once per bucket, oldest first, until the page is full", src_column)
+            });
+    } else {
+        w.conds.push(format!("{name} = ?"));
+        notes.push(if how.newest_first {
+                format!("reads the newest {unit} bucket first and walks back one bucket per execution until the page is full")
+            } else {
+                format!("reads the oldest {unit} bucket still held first and walks forward one bucket per execution until the page is full")
+            });
     }
 }
 

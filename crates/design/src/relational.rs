@@ -21,6 +21,9 @@ pub struct Attribute {
     /// `DEFAULT …` as written (`now()`, `gen_random_uuid()`,
     /// `nextval('…'::regclass)`): what PostgreSQL fills when the INSERT omits it.
     pub default: Option<String>,
+    /// `GENERATED ALWAYS AS (expr)`: the expression PostgreSQL computes the
+    /// value from on every write (no statement writes the column itself).
+    pub generated: Option<String>,
     /// `citext`, or a nondeterministic collation: equality ignores case, so a
     /// UNIQUE key on it is unique case-insensitively.
     pub case_insensitive: bool,
@@ -294,6 +297,7 @@ pub(crate) fn entity(
         };
         let mut not_null = false;
         let mut default = None;
+        let mut generated = None;
         let mut case_insensitive = pg_type.to_ascii_lowercase().ends_with("citext");
         for opt in &col.options {
             match &opt.option {
@@ -313,6 +317,9 @@ pub(crate) fn entity(
                     e.foreign_keys.push(key);
                 }
                 ColumnOption::Default(expr) => default = Some(expr.to_string()),
+                other if computed_option(other).is_some() => {
+                    generated = computed_option(other).map(|(expr, _)| expr);
+                }
                 ColumnOption::Collation(c) => {
                     case_insensitive |= case_insensitive_collations.contains(&object_name(c));
                 }
@@ -325,6 +332,7 @@ pub(crate) fn entity(
             cql_type: cql,
             not_null,
             default,
+            generated,
             case_insensitive,
         });
     }
@@ -429,5 +437,24 @@ pub(crate) fn add_constraint(e: &mut Entity, c: &TableConstraint) {
             e.foreign_keys.push(key);
         }
         _ => {}
+    }
+}
+
+/// The expression of a generated (computed) column, and whether it is virtual.
+pub(crate) fn computed_option(option: &ColumnOption) -> Option<(String, bool)> {
+    match option {
+        ColumnOption::Generated {
+            generation_expr: Some(expr),
+            generation_expr_mode,
+            ..
+        } => Some((
+            expr.to_string(),
+            // PostgreSQL 18 makes a column without STORED virtual.
+            !matches!(
+                generation_expr_mode,
+                Some(sqlparser::ast::GeneratedExpressionMode::Stored)
+            ),
+        )),
+        _ => None,
     }
 }

@@ -5,47 +5,12 @@
 //! reads. Fixtures: the video example and the sizing fixture (real
 //! `pg_dump --schema-only` output), and small pg_dump-style models inline.
 
+mod common;
+
 use std::path::Path;
 
-use cqlmodel_design::writes::{WritePath, WriteStatement};
+use common::{design_inline, off_path_reason, on, path, query};
 use cqlmodel_design::{Design, DesignInput, design};
-
-fn path<'d>(d: &'d Design, name: &str) -> &'d WritePath {
-    d.write_paths
-        .iter()
-        .find(|w| w.name == name)
-        .unwrap_or_else(|| panic!("no write path {name}"))
-}
-
-fn on<'w>(w: &'w WritePath, table: &str) -> &'w WriteStatement {
-    w.statements
-        .iter()
-        .find(|s| s.table == table)
-        .unwrap_or_else(|| panic!("{} writes no {table}: {:#?}", w.name, w.statements))
-}
-
-fn query<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::reads::QueryPlan {
-    d.queries
-        .iter()
-        .find(|q| q.name == name)
-        .unwrap_or_else(|| panic!("no query {name}"))
-}
-
-fn off_path_reason(d: &Design, name: &str) -> Option<String> {
-    let q = query(d, name);
-    assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
-    q.off_path.as_ref().map(|o| o.reason.clone())
-}
-
-fn design_inline(model: &str, queries: &str) -> Design {
-    design(&DesignInput {
-        keyspace: "fx",
-        model_sql: model,
-        queries_sql: Some(queries),
-        stats_toml: None,
-    })
-    .unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
-}
 
 const PASSAGES: &str = "
 CREATE TABLE public.passages (

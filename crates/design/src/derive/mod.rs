@@ -115,6 +115,25 @@ impl TableDesign {
         })
     }
 
+    /// The entity whose attribute the column copies into rows of other
+    /// entities (a parent's name beside a child, or a key column such as the
+    /// parent's workspace a child's partition is keyed by): a write of the
+    /// table's own rows reads it from that entity first. `None` for the
+    /// table's own attributes, those equal to one of them by a join, and the
+    /// bucket, salt and counter parts.
+    pub fn copied_from<'c>(&self, col: &'c TableColumn) -> Option<&'c str> {
+        let KeyPart::Attr(a) = &col.part else {
+            return None;
+        };
+        if self.grain.contains(&a.entity) {
+            return None;
+        }
+        let own = class_of(&self.classes, a)
+            .iter()
+            .any(|x| self.grain.contains(&x.entity));
+        (!own).then_some(a.entity.as_str())
+    }
+
     /// True when the table holds `e`'s rows keyed by `e`'s primary key: the
     /// partition key made of primary-key columns (no bucket, no salt) and the
     /// rest of the primary key clustering. A read or a conditional write by
@@ -229,6 +248,14 @@ pub(crate) fn add_columns(
         });
     }
     cols.extend(existing);
+    index_vectors(model, t, &cols);
+    distinct_names(&t.entity, &mut cols);
+    t.columns = cols;
+}
+
+/// The table's vector columns get an SAI index of their similarity
+/// function, and a decision saying why.
+fn index_vectors(model: &Model, t: &mut TableDesign, cols: &[TableColumn]) {
     t.ann.clear();
     for c in cols.iter().filter(|c| is_ann_column(c)) {
         if let KeyPart::Attr(a) = &c.part
@@ -246,6 +273,10 @@ pub(crate) fn add_columns(
             t.decisions.push(why);
         }
     }
+}
+
+/// Column names stay distinct within the table.
+fn distinct_names(entity: &str, cols: &mut [TableColumn]) {
     // Two attributes with one name (`users.id`, `posts.id`): the one of another
     // entity than the table's gets its entity's name as prefix.
     let names: Vec<String> = cols.iter().map(|c| c.name.clone()).collect();
@@ -256,7 +287,7 @@ pub(crate) fn add_columns(
             .any(|(j, n)| j != i && *n == c.name);
         if let KeyPart::Attr(a) = &c.part
             && clash
-            && a.entity != t.entity
+            && a.entity != entity
         {
             c.name = format!("{}_{}", singular(&a.entity), a.column);
         }
@@ -281,7 +312,6 @@ pub(crate) fn add_columns(
         }
         seen.push(c.name.clone());
     }
-    t.columns = cols;
 }
 
 fn key_column(model: &Model, p: &KeyPart, role: Role) -> TableColumn {

@@ -220,8 +220,13 @@ fn closure(
     }
 }
 
-/// The first-cut table for one read, or why it stays off the OLTP path.
-pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<TableDesign, OffPath> {
+/// Why the read stays off the OLTP path, if it does; else its one time
+/// range, when it has one and nothing else bounds it.
+fn off_path<'s>(
+    model: &Model,
+    q: &QuerySpec,
+    spec: &'s SelectSpec,
+) -> Result<Option<&'s ColRef>, OffPath> {
     if let Some(p) = q.path.as_deref().filter(|p| *p != "oltp") {
         return Err(OffPath {
             reason: format!("declared `@path {p}`: not an OLTP read"),
@@ -284,6 +289,147 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
             alternative: "add a selective equality (an owner, a tenant) or a time range to the read; else an SAI index on the column of the entity's table, read with a LIMIT, or a periodic job that writes the matching rows' ids into bucketed partitions".into(),
         });
     }
+    Ok(time_range)
+}
+
+/// A read's primary key as it is built, with the decision behind each part.
+#[derive(Default)]
+struct Key {
+    partition_key: Vec<KeyPart>,
+    clustering: Vec<(KeyPart, bool)>,
+    key_attrs: Vec<ColRef>,
+    decisions: Vec<String>,
+}
+
+impl Key {
+    /// Equalities (and IN) are the partition key; a read with only a time
+    /// range gets a day bucket of it.
+    fn partition(
+        &mut self,
+        q: &QuerySpec,
+        spec: &SelectSpec,
+        classes: &[Vec<ColRef>],
+        time_range: Option<&ColRef>,
+    ) {
+        for (c, n) in &spec.equalities {
+            let r = rep(classes, c);
+            if !self.key_attrs.contains(&r) {
+                self.decisions.push(format!(
+                    "`{}` is bound by {} in {}: partition key",
+                    r.column,
+                    if *n > 1 { "IN" } else { "equality" },
+                    q.name
+                ));
+                self.partition_key.push(KeyPart::Attr(r.clone()));
+                self.key_attrs.push(r);
+            }
+        }
+        if let (true, Some(t)) = (self.partition_key.is_empty(), time_range) {
+            let r = rep(classes, t);
+            self.partition_key
+                .push(KeyPart::Bucket(r.clone(), "day".into()));
+            self.decisions.push(format!(
+            "{} has only a time range on `{}`: the partition key is a time bucket of it (a day; with statistics, sizing sets the width and any salt), and the range reads one partition per bucket it spans",
+            q.name, r.column
+        ));
+        }
+    }
+
+    /// The range, then the keyset bound, then the ORDER BY columns cluster
+    /// the partition, in the query's direction.
+    fn clustering(&mut self, q: &QuerySpec, spec: &SelectSpec, classes: &[Vec<ColRef>]) {
+        let desc_of = |c: &ColRef| {
+            spec.order
+                .iter()
+                .find(|(o, _)| rep(classes, o) == *c)
+                .map(|(_, d)| *d)
+        };
+        for r in &spec.ranges {
+            let r = rep(classes, r);
+            if !self.key_attrs.contains(&r) {
+                let desc = desc_of(&r).unwrap_or(false);
+                self.decisions.push(format!(
+                    "`{}` is bound by a range in {}: first clustering column, {}",
+                    r.column,
+                    q.name,
+                    if desc {
+                        "DESC (the query orders newest first)"
+                    } else {
+                        "ASC"
+                    }
+                ));
+                self.clustering.push((KeyPart::Attr(r.clone()), desc));
+                self.key_attrs.push(r);
+            }
+        }
+        for k in spec.keyset.iter().flat_map(|(cols, _)| cols) {
+            let r = rep(classes, k);
+            if !self.key_attrs.contains(&r) {
+                let desc = desc_of(&r).unwrap_or(false);
+                self.decisions.push(format!(
+                "`{}` is in {}'s keyset bound (a row-value comparison): clustering column {}, in the bound's order (CQL's multi-column slice)",
+                r.column,
+                q.name,
+                if desc { "DESC" } else { "ASC" }
+            ));
+                self.clustering.push((KeyPart::Attr(r.clone()), desc));
+                self.key_attrs.push(r);
+            }
+        }
+        for (o, desc) in &spec.order {
+            let r = rep(classes, o);
+            if !self.key_attrs.contains(&r) {
+                self.decisions.push(format!(
+                    "`{}` orders {}: clustering column {}",
+                    r.column,
+                    q.name,
+                    if *desc { "DESC" } else { "ASC" }
+                ));
+                self.clustering.push((KeyPart::Attr(r.clone()), *desc));
+                self.key_attrs.push(r);
+            }
+        }
+    }
+
+    /// Uniqueness: every entity whose rows the result multiplies adds its key.
+    fn uniqueness(&mut self, model: &Model, spec: &SelectSpec, classes: &[Vec<ColRef>]) {
+        for name in &spec.entities {
+            let known = closure(model, spec, classes, &self.key_attrs);
+            let Some(e) = model.entity(name) else {
+                continue;
+            };
+            let keyed = e.keys().any(|k| {
+                k.iter().all(|col| {
+                    known.contains(&ColRef {
+                        entity: e.name.clone(),
+                        column: col.clone(),
+                    })
+                })
+            });
+            if keyed {
+                continue;
+            }
+            for col in &e.primary_key {
+                let r = rep(
+                    classes,
+                    &ColRef {
+                        entity: e.name.clone(),
+                        column: col.clone(),
+                    },
+                );
+                if !self.key_attrs.contains(&r) {
+                    self.decisions.push(format!("`{}` (primary key of `{}`) added as clustering column so that each {} row stays unique", r.column, e.name, e.name));
+                    self.clustering.push((KeyPart::Attr(r.clone()), false));
+                    self.key_attrs.push(r);
+                }
+            }
+        }
+    }
+}
+
+/// The first-cut table for one read, or why it stays off the OLTP path.
+pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<TableDesign, OffPath> {
+    let time_range = off_path(model, q, spec)?;
     let first = spec.entities.first().cloned().unwrap_or_default();
     let grain = grain_of(model, spec, &classes(spec, &first));
     let root = row_entity(spec, &grain);
@@ -294,115 +440,17 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
     if is_counter_query(model, spec) {
         return Ok(counter_table(model, q, spec, &classes, root, grain));
     }
-    let mut decisions = Vec::new();
-    let mut partition_key: Vec<KeyPart> = Vec::new();
-    let mut key_attrs: Vec<ColRef> = Vec::new();
-    for (c, n) in &spec.equalities {
-        let r = rep(&classes, c);
-        if !key_attrs.contains(&r) {
-            decisions.push(format!(
-                "`{}` is bound by {} in {}: partition key",
-                r.column,
-                if *n > 1 { "IN" } else { "equality" },
-                q.name
-            ));
-            partition_key.push(KeyPart::Attr(r.clone()));
-            key_attrs.push(r);
-        }
-    }
-    let mut clustering: Vec<(KeyPart, bool)> = Vec::new();
-    if let (true, Some(t)) = (partition_key.is_empty(), time_range) {
-        let r = rep(&classes, t);
-        partition_key.push(KeyPart::Bucket(r.clone(), "day".into()));
-        decisions.push(format!(
-            "{} has only a time range on `{}`: the partition key is a time bucket of it (a day; with statistics, sizing sets the width and any salt), and the range reads one partition per bucket it spans",
-            q.name, r.column
-        ));
-    }
-    let desc_of = |c: &ColRef| {
-        spec.order
-            .iter()
-            .find(|(o, _)| rep(&classes, o) == *c)
-            .map(|(_, d)| *d)
-    };
-    for r in &spec.ranges {
-        let r = rep(&classes, r);
-        if !key_attrs.contains(&r) {
-            let desc = desc_of(&r).unwrap_or(false);
-            decisions.push(format!(
-                "`{}` is bound by a range in {}: first clustering column, {}",
-                r.column,
-                q.name,
-                if desc {
-                    "DESC (the query orders newest first)"
-                } else {
-                    "ASC"
-                }
-            ));
-            clustering.push((KeyPart::Attr(r.clone()), desc));
-            key_attrs.push(r);
-        }
-    }
-    for k in spec.keyset.iter().flat_map(|(cols, _)| cols) {
-        let r = rep(&classes, k);
-        if !key_attrs.contains(&r) {
-            let desc = desc_of(&r).unwrap_or(false);
-            decisions.push(format!(
-                "`{}` is in {}'s keyset bound (a row-value comparison): clustering column {}, in the bound's order (CQL's multi-column slice)",
-                r.column,
-                q.name,
-                if desc { "DESC" } else { "ASC" }
-            ));
-            clustering.push((KeyPart::Attr(r.clone()), desc));
-            key_attrs.push(r);
-        }
-    }
-    for (o, desc) in &spec.order {
-        let r = rep(&classes, o);
-        if !key_attrs.contains(&r) {
-            decisions.push(format!(
-                "`{}` orders {}: clustering column {}",
-                r.column,
-                q.name,
-                if *desc { "DESC" } else { "ASC" }
-            ));
-            clustering.push((KeyPart::Attr(r.clone()), *desc));
-            key_attrs.push(r);
-        }
-    }
-    let ordered = clustering.len();
-    // Uniqueness: every entity whose rows the result multiplies adds its key.
-    for name in &spec.entities {
-        let known = closure(model, spec, &classes, &key_attrs);
-        let Some(e) = model.entity(name) else {
-            continue;
-        };
-        let keyed = e.keys().any(|k| {
-            k.iter().all(|col| {
-                known.contains(&ColRef {
-                    entity: e.name.clone(),
-                    column: col.clone(),
-                })
-            })
-        });
-        if keyed {
-            continue;
-        }
-        for col in &e.primary_key {
-            let r = rep(
-                &classes,
-                &ColRef {
-                    entity: e.name.clone(),
-                    column: col.clone(),
-                },
-            );
-            if !key_attrs.contains(&r) {
-                decisions.push(format!("`{}` (primary key of `{}`) added as clustering column so that each {} row stays unique", r.column, e.name, e.name));
-                clustering.push((KeyPart::Attr(r.clone()), false));
-                key_attrs.push(r);
-            }
-        }
-    }
+    let mut key = Key::default();
+    key.partition(q, spec, &classes, time_range);
+    key.clustering(q, spec, &classes);
+    let ordered = key.clustering.len();
+    key.uniqueness(model, spec, &classes);
+    let Key {
+        partition_key,
+        clustering,
+        decisions,
+        ..
+    } = key;
     let pk_attrs: Vec<ColRef> = partition_key
         .iter()
         .filter_map(|p| match p {

@@ -254,6 +254,7 @@ pub fn design_with(
     same_table_names(&tables, &specs)?;
     name_tables(&mut tables);
     crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
+    crate::claim_owners::hold_claim_owners(&model, &mut tables);
     warnings.extend(crate::records::keep_every_write(
         &model,
         &specs,
@@ -261,6 +262,7 @@ pub fn design_with(
         &mut tables,
     ));
     crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
+    crate::fan_out_lookups::fan_out_lookups(&model, &specs, &mut tables);
     let Sized {
         mut table_stats,
         moved_statics,

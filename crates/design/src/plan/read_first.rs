@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::derive::{KeyPart, Role, TableDesign, TableKind};
+use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::querylist::MutationKind;
 use crate::relational::{Entity, Model};
 use crate::writes::WritePath;
@@ -115,16 +115,11 @@ fn key_len(t: &TableDesign) -> usize {
 /// The entities whose attributes a table copies into other entities' rows.
 fn copied_from(t: &TableDesign) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for c in t
-        .columns
-        .iter()
-        .filter(|c| matches!(c.role, Role::Regular | Role::Static))
-    {
-        if let KeyPart::Attr(a) = &c.part
-            && !t.grain.contains(&a.entity)
-            && !out.contains(&a.entity)
+    for c in &t.columns {
+        if let Some(e) = t.copied_from(c)
+            && !out.iter().any(|x| x == e)
         {
-            out.push(a.entity.clone());
+            out.push(e.to_string());
         }
     }
     out

@@ -40,39 +40,11 @@ pub(super) fn apply(
         // counter): there is nothing to claim or guard.
         return None;
     }
-    let clause = if !m.conditions.is_empty() {
-        let cond: Vec<String> = m
-            .conditions
-            .iter()
-            .filter_map(|c| {
-                let col = record.column_of(&crate::select::ColRef {
-                    entity: m.entity.clone(),
-                    column: c.column.clone(),
-                })?;
-                Some(format!("{} {} ?", quote_ident(&col.name), c.op))
-            })
-            .collect();
-        if cond.len() != m.conditions.len() {
-            return Some(format!(
-                "the compare-and-set's condition is not carried: `{}` does not hold every condition column",
-                record.name
-            ));
-        }
-        format!("IF {}", cond.join(" AND "))
-    } else if claims {
-        "IF NOT EXISTS".to_string()
-    } else {
-        "IF EXISTS".to_string()
+    let clause = match clause(record, m, claims) {
+        Ok(c) => c,
+        Err(note) => return Some(note),
     };
-    let step = if !m.conditions.is_empty() {
-        Step::CompareAndSet
-    } else if claims {
-        Step::Claim
-    } else if m.kind == MutationKind::Delete {
-        Step::Release
-    } else {
-        Step::Conditional
-    };
+    let step = step_of(m, claims);
     let mut found = false;
     for st in statements.iter_mut() {
         if st.table == record.name && st.step == Step::Plain && !st.counter {
@@ -92,20 +64,7 @@ pub(super) fn apply(
     if step == Step::Release {
         return None;
     }
-    let gate = match step {
-        Step::CompareAndSet => format!(
-            "the compare-and-set on `{}` applied (`[applied]` = true)",
-            record.name
-        ),
-        Step::Claim => format!(
-            "the claim on `{}` applied (`[applied]` = true)",
-            record.name
-        ),
-        _ => format!(
-            "the row still exists in `{}` (`[applied]` = true)",
-            record.name
-        ),
-    };
+    let gate = gate(step, &record.name);
     for st in statements
         .iter_mut()
         .filter(|s| s.table != record.name && s.step != Step::Release)
@@ -116,6 +75,61 @@ pub(super) fn apply(
         });
     }
     None
+}
+
+/// The condition of the row of record's statement: the compare-and-set's
+/// columns, a claim, or the row's existence. Err: the note when the record
+/// table does not hold every condition column.
+fn clause(record: &TableDesign, m: &MutationSpec, claims: bool) -> Result<String, String> {
+    if !m.conditions.is_empty() {
+        let cond: Vec<String> = m
+            .conditions
+            .iter()
+            .filter_map(|c| {
+                let col = record.column_of(&crate::select::ColRef {
+                    entity: m.entity.clone(),
+                    column: c.column.clone(),
+                })?;
+                Some(format!("{} {} ?", quote_ident(&col.name), c.op))
+            })
+            .collect();
+        if cond.len() != m.conditions.len() {
+            return Err(format!(
+                "the compare-and-set's condition is not carried: `{}` does not hold every condition column",
+                record.name
+            ));
+        }
+        Ok(format!("IF {}", cond.join(" AND ")))
+    } else if claims {
+        Ok("IF NOT EXISTS".to_string())
+    } else {
+        Ok("IF EXISTS".to_string())
+    }
+}
+
+/// The role of the row of record's statement among the path's.
+fn step_of(m: &MutationSpec, claims: bool) -> Step {
+    if !m.conditions.is_empty() {
+        Step::CompareAndSet
+    } else if claims {
+        Step::Claim
+    } else if m.kind == MutationKind::Delete {
+        Step::Release
+    } else {
+        Step::Conditional
+    }
+}
+
+/// What every other statement of the path waits for.
+fn gate(step: Step, record: &str) -> String {
+    match step {
+        Step::CompareAndSet => format!(
+            "the compare-and-set on `{}` applied (`[applied]` = true)",
+            record
+        ),
+        Step::Claim => format!("the claim on `{}` applied (`[applied]` = true)", record),
+        _ => format!("the row still exists in `{}` (`[applied]` = true)", record),
+    }
 }
 
 /// Makes `st` conditional. Cassandra refuses a custom timestamp on a conditional

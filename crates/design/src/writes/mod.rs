@@ -11,6 +11,7 @@ mod counters;
 mod defaults;
 mod entity_rows;
 mod fan_out;
+mod generated;
 mod kept;
 mod mechanisms;
 mod partial;

@@ -14,13 +14,15 @@ use crate::relational::Model;
 pub(super) fn plan_path(
     ctx: &Context<'_>,
     name: String,
-    m: MutationSpec,
+    mut m: MutationSpec,
     (rate, cl): (Option<f64>, Option<String>),
     inferred: bool,
     warnings: &mut Vec<String>,
 ) -> WritePath {
     let (model, tables) = (ctx.model, ctx.tables);
     let mut notes: Vec<String> = ctx.meaning.notes.get(&name).cloned().unwrap_or_default();
+    let generated = super::generated::assign_generated(model, &mut m);
+    notes.extend(super::generated::generated_notes(m.kind, &generated));
     let (mut statements, amplification) = match ranges::range_delete(ctx.keyspace, tables, &m) {
         Some((st, n)) => {
             notes.extend(n);

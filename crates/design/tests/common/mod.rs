@@ -1,0 +1,52 @@
+//! Helpers the design's integration tests share: find a write path, its
+//! statement on a table, a query's plan, and design an inline pg_dump-style
+//! model. Each test crate uses a subset, hence the `dead_code` allowance.
+#![allow(dead_code)]
+
+use cqlmodel_design::reads::QueryPlan;
+use cqlmodel_design::writes::{WritePath, WriteStatement};
+use cqlmodel_design::{Design, DesignInput, design};
+
+/// The write path named `name`; panics with the name when there is none.
+pub fn path<'d>(d: &'d Design, name: &str) -> &'d WritePath {
+    d.write_paths
+        .iter()
+        .find(|w| w.name == name)
+        .unwrap_or_else(|| panic!("no write path {name}"))
+}
+
+/// The first statement of `w` on `table`; panics with the path's statements.
+pub fn on<'w>(w: &'w WritePath, table: &str) -> &'w WriteStatement {
+    w.statements
+        .iter()
+        .find(|s| s.table == table)
+        .unwrap_or_else(|| panic!("{} writes no {table}: {:#?}", w.name, w.statements))
+}
+
+/// The plan of the query named `name`.
+pub fn query<'d>(d: &'d Design, name: &str) -> &'d QueryPlan {
+    d.queries
+        .iter()
+        .find(|q| q.name == name)
+        .unwrap_or_else(|| panic!("no query {name}"))
+}
+
+/// Why the query is off the OLTP path (None when a table serves it); a query
+/// is served or off path, never both nor neither.
+pub fn off_path_reason(d: &Design, name: &str) -> Option<String> {
+    let q = query(d, name);
+    assert_eq!(q.table.is_none(), q.off_path.is_some(), "{name}");
+    q.off_path.as_ref().map(|o| o.reason.clone())
+}
+
+/// The design of an inline model and query list in keyspace `fx`; panics when
+/// the design stops (exit 2).
+pub fn design_inline(model: &str, queries: &str) -> Design {
+    design(&DesignInput {
+        keyspace: "fx",
+        model_sql: model,
+        queries_sql: Some(queries),
+        stats_toml: None,
+    })
+    .unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
