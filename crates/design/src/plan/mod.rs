@@ -6,6 +6,8 @@ mod compaction;
 mod counter_reads;
 mod derived;
 mod fk_growth;
+mod hybrid;
+mod hybrid_text;
 mod key_cost;
 mod limits;
 mod per_key;
@@ -36,6 +38,7 @@ use sizing::{load_entity_stats, size_tables};
 pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
+pub use hybrid::{CHECKS_PER_THRESHOLD, HybridBuild, WIDTH_CACHE_SECONDS};
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub use per_key::{KeyWidth, PerKeyPlan};
@@ -114,7 +117,7 @@ pub struct Design {
     #[serde(skip)]
     pub foreign_key_growth: Vec<ForeignKeyGrowth>,
     /// Bucketed tables whose typical and hottest key one width cannot both
-    /// serve: the trade-off, and the per-key hybrid (not built).
+    /// serve: the trade-off, and the per-key hybrid (built where sound).
     #[serde(skip)]
     pub per_key: Vec<PerKeyPlan>,
     /// Per read served by a sized table: the typical and the hottest key's cost.
@@ -191,6 +194,13 @@ impl Design {
             s.push_str(&r.cql);
             s.push_str(";\n\n");
         }
+        for (name, rate, cql) in
+            hybrid::hybrid_reads(&self.per_key, &self.queries, &self.write_paths)
+        {
+            s.push_str(&annotation(&name, rate, None, None));
+            s.push_str(&cql);
+            s.push_str(";\n\n");
+        }
         for w in &self.write_paths {
             for (i, st) in w.statements.iter().enumerate() {
                 let name = if w.statements.len() == 1 {
@@ -198,7 +208,8 @@ impl Design {
                 } else {
                     format!("{}_{}", w.name, i + 1)
                 };
-                s.push_str(&annotation(&name, w.rate, w.consistency.as_deref(), None));
+                let rate = hybrid::statement_rate(&self.per_key, st).unwrap_or(w.rate);
+                s.push_str(&annotation(&name, rate, w.consistency.as_deref(), None));
                 s.push_str(&st.cql);
                 s.push_str(";\n\n");
             }
@@ -264,7 +275,7 @@ pub fn design_with(
     let Sized {
         mut table_stats,
         moved_statics,
-        per_key,
+        mut per_key,
     } = size_stage(
         &SizeStage {
             model: &model,
@@ -277,6 +288,8 @@ pub fn design_with(
         &mut tables,
         &mut warnings,
     )?;
+    // Per-key widths rename the bucket before reads and writes name it.
+    let prepared = hybrid::prepare(input.keyspace, &per_key, &mut tables, &mut table_stats);
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
     let mut queries = read_plans::plan_reads(
@@ -293,7 +306,7 @@ pub fn design_with(
     bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
     crate::views::choose_views(&model, &specs, &mut tables);
     counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
-    let write_paths = plan_writes(
+    let mut write_paths = plan_writes(
         &WriteInput {
             model: &model,
             specs: &specs,
@@ -307,6 +320,18 @@ pub fn design_with(
     );
     refine_compaction(&model, &specs, &write_paths, &mut tables);
     hybrid_reads(&tables, &write_paths, &mut queries);
+    hybrid::build(
+        &hybrid::BuildInput {
+            keyspace: input.keyspace,
+            prepared: &prepared,
+        },
+        &mut per_key,
+        &mut tables,
+        &mut table_stats,
+        &mut queries,
+        &mut write_paths,
+        &mut warnings,
+    );
     if entity_stats.is_some() {
         carry_query_stats(
             input.keyspace,
