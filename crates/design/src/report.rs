@@ -187,7 +187,9 @@ pub fn report_md(d: &Design) -> String {
         ));
         s.push_str(&format!(
             "Serves: {}.\n\n",
-            if t.queries.is_empty() {
+            if t.queries.is_empty() && t.grain.is_empty() {
+                "the write paths (bookkeeping: it holds no entity's rows)".into()
+            } else if t.queries.is_empty() {
                 "the write paths (lookups by primary key)".into()
             } else {
                 t.queries

@@ -182,7 +182,7 @@ fn bookkeeping_table(
     let (compaction, compaction_reason) = if counter {
         (
             "SizeTieredCompactionStrategy",
-            "written on every write of a cold key, read on one in a hundred of them: STCS, the cheapest to write",
+            "written on every write of a cold key, read on a few of them: STCS, the cheapest to write",
         )
     } else {
         (
@@ -337,7 +337,10 @@ pub(super) fn build(
             .filter(|q| q.table.as_deref() == Some(t.name.as_str()))
         {
             q.notes.retain(|n| !n.starts_with("reads the newest "));
-            q.notes.push(super::hybrid_text::read_note(p, &b));
+            // A range read walks the buckets its range spans: its cost is
+            // the range's, not a page's.
+            let ranged = q.notes.iter().any(|n| n.starts_with("bucket fan-out"));
+            q.notes.push(super::hybrid_text::read_note(p, &b, ranged));
         }
         let texts = super::hybrid_text::table_decisions(p, &b);
         let mut widths_table = bookkeeping_table(&t, &widths, &key, false, texts.0);
@@ -433,10 +436,14 @@ fn rewrite_path(path: &mut WritePath, t: &TableDesign, p: &PerKeyPlan, b: &Hybri
     let entity = t.entity.clone();
     let key: Vec<String> = key_columns(t).into_iter().map(|(n, _)| n).collect();
     let mut wrote = false;
-    let mut inserts = false;
+    // The insert's repeat (a fan-out writes one row per source row): the
+    // counter counts each of those rows, once per row as well.
+    let mut inserts: Option<Option<String>> = None;
     for st in path.statements.iter_mut().filter(|s| s.table == t.name) {
         wrote = true;
-        inserts |= st.cql.starts_with("INSERT");
+        if st.cql.starts_with("INSERT") && inserts.is_none() {
+            inserts = Some(st.repeat.clone());
+        }
         let said = super::hybrid_text::write_read_text(b);
         st.reads_first = Some(match st.reads_first.take() {
             Some(before) => format!("{before}; {said}"),
@@ -445,8 +452,10 @@ fn rewrite_path(path: &mut WritePath, t: &TableDesign, p: &PerKeyPlan, b: &Hybri
         st.reads
             .push(ReadSource::from_table(&entity, &b.widths_table, &key));
     }
-    if inserts {
-        path.statements.push(count_statement(p, b, path.rate));
+    if let Some(repeat) = inserts {
+        let mut count = count_statement(p, b, path.rate);
+        count.repeat = repeat;
+        path.statements.push(count);
         path.statements.push(promote_statement(p, b, &entity, &key));
         path.notes
             .push(super::hybrid_text::path_note(p, b, path.rate));

@@ -165,14 +165,21 @@ pub(super) fn promote_reason(p: &PerKeyPlan, b: &HybridBuild) -> String {
     )
 }
 
-/// The read's note for a query served by the bucketed table.
-pub(super) fn read_note(p: &PerKeyPlan, b: &HybridBuild) -> String {
+/// The read's note for a query served by the bucketed table; `ranged`: a
+/// range read, which walks the buckets its range spans in each period.
+pub(super) fn read_note(p: &PerKeyPlan, b: &HybridBuild, ranged: bool) -> String {
+    let walk = format!(
+        "per-key widths: reads `{}` first (`{}`: the key's periods, newest first), then walks them newest first, one partition per statement: under `{}` the `{}` buckets",
+        b.widths_table, b.reader_read_cql, b.fine, b.fine
+    );
+    if ranged {
+        return format!(
+            "{walk} the range spans within the period, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted) when the range reaches the period; a cold key reads 2 statements (the widths and its one partition)",
+            b.coarse, b.bucket_column
+        );
+    }
     format!(
-        "per-key widths: reads `{}` first (`{}`: the key's periods, newest first), then walks them newest first, one partition per statement: under `{}` the `{}` buckets from the row's newest back to the period's `since`, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted); a page costs the typical key {} statement(s), the hottest {} (with one `{}` width: {} and {})",
-        b.widths_table,
-        b.reader_read_cql,
-        b.fine,
-        b.fine,
+        "{walk} from the row's newest back to the period's `since`, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted); a page costs the typical key {} statement(s), the hottest {} (with one `{}` width: {} and {})",
         b.coarse,
         b.bucket_column,
         b.typical_statements,
