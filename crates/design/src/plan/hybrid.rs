@@ -62,6 +62,9 @@ pub struct HybridBuild {
     pub check_cql: String,
     pub count_cql: String,
     pub promote_cql: String,
+    /// A deleted key's bookkeeping, after its partitions.
+    pub delete_widths_cql: String,
+    pub delete_rows_cql: String,
 }
 
 /// The name the bucket column of a hybrid table takes: its value is not
@@ -257,9 +260,9 @@ fn widths_stats(p: &PerKeyPlan, key: &[(String, String)]) -> Option<cqlmodel_sta
 /// runs on cold keys' writes, the promotion once per hot key.
 pub(super) fn statement_rate(plans: &[PerKeyPlan], st: &WriteStatement) -> Option<Option<f64>> {
     plans.iter().filter_map(|p| p.built.as_ref()).find_map(|b| {
-        if st.table == b.rows_table {
+        if st.cql == b.count_cql {
             Some(b.counter_writes_per_second)
-        } else if st.table == b.widths_table {
+        } else if st.cql == b.promote_cql {
             Some(b.promotions_per_second.or(b.counter_reads_per_second))
         } else {
             None
@@ -288,15 +291,7 @@ pub(super) fn build(
                 "sizing, per key: the design chooses {}. The alternative: {}",
                 p.chosen, p.hybrid
             );
-            if let Some(main) = tables.iter_mut().find(|x| x.name == p.table) {
-                for d in main
-                    .decisions
-                    .iter_mut()
-                    .filter(|d| d.starts_with("sizing, per key:"))
-                {
-                    d.clone_from(&said);
-                }
-            }
+            restate_decision(tables, &p.table, &said);
             continue;
         }
         let Some(t) = tables.iter().find(|t| t.name == p.table).cloned() else {
@@ -355,20 +350,27 @@ pub(super) fn build(
         tables.push(bookkeeping_table(&t, &rows, &key, true, texts.1));
         p.hybrid = super::hybrid_text::hybrid_text(p, &b);
         p.chosen = super::hybrid_text::chosen_text(p, &b);
-        if let Some(main) = tables.iter_mut().find(|x| x.name == p.table) {
-            for d in main
-                .decisions
-                .iter_mut()
-                .filter(|d| d.starts_with("sizing, per key:"))
-            {
-                *d = format!(
-                    "sizing, per key: the design builds {}. With one width instead: {}",
-                    p.hybrid, p.one_width
-                );
-            }
-        }
+        let said = format!(
+            "sizing, per key: the design builds {}. With one width instead: {}",
+            p.hybrid, p.one_width
+        );
+        restate_decision(tables, &p.table, &said);
         restate_warning(warnings, p, &b);
         p.built = Some(b);
+    }
+}
+
+/// The table's per-key decision (sizing wrote the trade-off) restated as
+/// what the design did.
+fn restate_decision(tables: &mut [TableDesign], table: &str, said: &str) {
+    if let Some(main) = tables.iter_mut().find(|x| x.name == table) {
+        for d in main
+            .decisions
+            .iter_mut()
+            .filter(|d| d.starts_with("sizing, per key:"))
+        {
+            *d = said.to_string();
+        }
     }
 }
 
@@ -420,6 +422,8 @@ fn cql_of(
         reader_read_cql: format!("SELECT since, width FROM {ks}.{} WHERE {cond}", q(widths)),
         check_cql: format!("SELECT count FROM {ks}.{} WHERE {cond}", q(rows)),
         count_cql: format!("UPDATE {ks}.{} SET count = count + 1 WHERE {cond}", q(rows)),
+        delete_widths_cql: format!("DELETE FROM {ks}.{} WHERE {cond}", q(widths)),
+        delete_rows_cql: format!("DELETE FROM {ks}.{} WHERE {cond}", q(rows)),
         promote_cql: format!(
             "INSERT INTO {ks}.{} ({}, since, width) VALUES ({markers}, ?, '{}')",
             q(widths),
@@ -439,6 +443,7 @@ fn rewrite_path(path: &mut WritePath, t: &TableDesign, p: &PerKeyPlan, b: &Hybri
     // The insert's repeat (a fan-out writes one row per source row): the
     // counter counts each of those rows, once per row as well.
     let mut inserts: Option<Option<String>> = None;
+    let mut whole_key_delete = false;
     for st in path.statements.iter_mut().filter(|s| s.table == t.name) {
         wrote = true;
         if st.cql.starts_with("INSERT") && inserts.is_none() {
@@ -451,6 +456,26 @@ fn rewrite_path(path: &mut WritePath, t: &TableDesign, p: &PerKeyPlan, b: &Hybri
         });
         st.reads
             .push(ReadSource::from_table(&entity, &b.widths_table, &key));
+        // A statement repeated over a key's buckets (a cascade's partition
+        // deletes) walks the key's own periods, not the fine width's.
+        if let Some(r) = st.repeat.as_mut().filter(|r| r.contains("bucket")) {
+            r.push_str(&super::hybrid_text::bucket_walk_text(b));
+            whole_key_delete |= st.cql.starts_with("DELETE");
+        }
+    }
+    // Statements that read the table's partitions first (the keys a
+    // cascade deletes elsewhere) read them by the same walk.
+    for st in path
+        .statements
+        .iter_mut()
+        .filter(|s| s.table != t.name && s.tables_read().any(|r| r == t.name))
+    {
+        if let Some(r) = st.reads_first.as_mut() {
+            r.push_str(&super::hybrid_text::bucket_walk_text(b));
+        }
+    }
+    if whole_key_delete {
+        path.statements.extend(bookkeeping_deletes(b));
     }
     if let Some(repeat) = inserts {
         let mut count = count_statement(p, b, path.rate);
@@ -461,6 +486,36 @@ fn rewrite_path(path: &mut WritePath, t: &TableDesign, p: &PerKeyPlan, b: &Hybri
             .push(super::hybrid_text::path_note(p, b, path.rate));
     }
     wrote
+}
+
+/// A key whose every partition is deleted leaves no bookkeeping behind:
+/// its widths and its count go too, after the partitions (whose walk reads
+/// the widths).
+fn bookkeeping_deletes(b: &HybridBuild) -> Vec<WriteStatement> {
+    [
+        (&b.widths_table, &b.delete_widths_cql, false),
+        (&b.rows_table, &b.delete_rows_cql, true),
+    ]
+        .into_iter()
+        .map(|(table, cql, counter)| WriteStatement {
+            table: table.clone(),
+            cql: cql.clone(),
+            repeat: None,
+            reads_first: None,
+            reads: Vec::new(),
+            counter,
+            lwt: false,
+            hybrid: false,
+            only_when: None,
+            step: Step::Sweep,
+            mechanism: "bookkeeping delete, last".into(),
+            reason: if counter {
+                "the key's count of rows goes with its rows (a deleted counter is not reused: the key is gone)".into()
+            } else {
+                "the key's widths go with its rows, after the partition deletes that walk them".into()
+            },
+        })
+        .collect()
 }
 
 fn count_statement(p: &PerKeyPlan, b: &HybridBuild, rate: Option<f64>) -> WriteStatement {

@@ -204,3 +204,11 @@ pub(super) fn skew_warning_built(warning: &str, p: &PerKeyPlan, b: &HybridBuild)
         b.widths_table
     )
 }
+
+/// What a statement repeated over a key's buckets walks under the hybrid.
+pub(super) fn bucket_walk_text(b: &HybridBuild) -> String {
+    format!(
+        "; with per-key widths, the key's own periods from `{}` (`{}`): the `{}` partition of each `{}` period (`{}` = its `since`, epoch 0 first) and the `{}` buckets of each `{}` period from its `since` on",
+        b.widths_table, b.reader_read_cql, b.coarse, b.coarse, b.bucket_column, b.fine, b.fine
+    )
+}

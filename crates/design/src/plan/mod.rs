@@ -259,19 +259,13 @@ pub fn design_with(
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
-    let (candidates, mut off) =
-        candidate_tables(&model, &specs, entity_stats.as_ref(), &mut warnings);
-    let mut tables = merge(candidates, &model);
-    same_table_names(&tables, &specs)?;
-    name_tables(&mut tables);
-    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
-    warnings.extend(crate::records::keep_every_write(
+    let (mut tables, mut off) = table_stage(
         &model,
         &specs,
         &meaning,
-        &mut tables,
-    ));
-    crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
+        entity_stats.as_ref(),
+        &mut warnings,
+    )?;
     let Sized {
         mut table_stats,
         moved_statics,
@@ -292,21 +286,20 @@ pub fn design_with(
     let prepared = hybrid::prepare(input.keyspace, &per_key, &mut tables, &mut table_stats);
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
-    let mut queries = read_plans::plan_reads(
-        &read_plans::ReadInput {
+    let mut queries = read_stage(
+        &ReadStage {
             keyspace: input.keyspace,
+            model: &model,
             specs: &specs,
-            tables: &tables,
+            meaning: &meaning,
             table_stats: &table_stats,
             entity_stats: entity_stats.as_ref(),
+            moved_statics: &moved_statics,
         },
+        &mut tables,
         &mut off,
     );
-    crate::reads::normalized_reads(&model, &tables, &mut queries);
-    bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
-    crate::views::choose_views(&model, &specs, &mut tables);
-    counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
-    let mut write_paths = plan_writes(
+    let write_paths = write_stage(
         &WriteInput {
             model: &model,
             specs: &specs,
@@ -314,45 +307,15 @@ pub fn design_with(
             keyspace: input.keyspace,
             entity_stats: entity_stats.as_ref(),
         },
-        &mut tables,
-        &mut table_stats,
-        &mut warnings,
-    );
-    refine_compaction(&model, &specs, &write_paths, &mut tables);
-    hybrid_reads(&tables, &write_paths, &mut queries);
-    hybrid::build(
-        &hybrid::BuildInput {
-            keyspace: input.keyspace,
-            prepared: &prepared,
+        &prepared,
+        &mut Planned {
+            tables: &mut tables,
+            table_stats: &mut table_stats,
+            queries: &mut queries,
+            per_key: &mut per_key,
+            warnings: &mut warnings,
         },
-        &mut per_key,
-        &mut tables,
-        &mut table_stats,
-        &mut queries,
-        &mut write_paths,
-        &mut warnings,
     );
-    if entity_stats.is_some() {
-        carry_query_stats(
-            input.keyspace,
-            &queries,
-            entity_stats.as_ref(),
-            &mut table_stats,
-        );
-    }
-    // Costs per key need the statistics' distributions.
-    let key_costs = if entity_stats.is_some() {
-        key_cost::key_costs(
-            input.keyspace,
-            &tables,
-            &specs,
-            &queries,
-            &table_stats,
-            &per_key,
-        )
-    } else {
-        Vec::new()
-    };
     let mut d = Design {
         keyspace: input.keyspace.to_string(),
         tables,
@@ -362,7 +325,7 @@ pub fn design_with(
         horizon,
         foreign_key_growth,
         per_key,
-        key_costs,
+        key_costs: Vec::new(),
         review: Vec::new(),
         errors,
         input_notes,
@@ -372,8 +335,90 @@ pub fn design_with(
         entity_stats,
         transactions,
     };
+    cost_stage(&mut d);
     d.review = d.own_review();
     Ok(d)
+}
+
+/// The tables: one per read, merged and named; the lookups the writes
+/// need; every write kept (canonical tables); the cascades' lookups.
+fn table_stage(
+    model: &Model,
+    specs: &[QuerySpec],
+    meaning: &crate::meaning::Meaning,
+    entity_stats: Option<&Stats>,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<TableDesign>, BTreeMap<String, OffPath>), DesignError> {
+    let (candidates, off) = candidate_tables(model, specs, entity_stats, warnings);
+    let mut tables = merge(candidates, model);
+    same_table_names(&tables, specs)?;
+    name_tables(&mut tables);
+    crate::lookups::lookups_for_writes(model, specs, &mut tables);
+    warnings.extend(crate::records::keep_every_write(
+        model,
+        specs,
+        meaning,
+        &mut tables,
+    ));
+    crate::lookups::cascade_lookups(model, specs, entity_stats, &mut tables);
+    Ok((tables, off))
+}
+
+/// What the read-planning stage reads.
+struct ReadStage<'a> {
+    keyspace: &'a str,
+    model: &'a Model,
+    specs: &'a [QuerySpec],
+    meaning: &'a crate::meaning::Meaning,
+    table_stats: &'a Stats,
+    entity_stats: Option<&'a Stats>,
+    moved_statics: &'a [bucket_statics::MovedStatics],
+}
+
+/// The reads' plans on the sized tables, normalized reads, statics read
+/// from their owner, views for rarely written tables, counter reads.
+fn read_stage(
+    st: &ReadStage<'_>,
+    tables: &mut Vec<TableDesign>,
+    off: &mut BTreeMap<String, OffPath>,
+) -> Vec<QueryPlan> {
+    let mut queries = read_plans::plan_reads(
+        &read_plans::ReadInput {
+            keyspace: st.keyspace,
+            specs: st.specs,
+            tables,
+            table_stats: st.table_stats,
+            entity_stats: st.entity_stats,
+        },
+        off,
+    );
+    crate::reads::normalized_reads(st.model, tables, &mut queries);
+    bucket_statics::note_reads(st.moved_statics, st.specs, &mut queries);
+    crate::views::choose_views(st.model, st.specs, tables);
+    counter_reads::counter_reads(st.keyspace, st.meaning, st.specs, tables, &mut queries);
+    queries
+}
+
+/// The queries' rates carried to the designed tables' statistics, and the
+/// cost per key of every read (both need the statistics: none without).
+fn cost_stage(d: &mut Design) {
+    if d.entity_stats.is_none() {
+        return;
+    }
+    carry_query_stats(
+        &d.keyspace,
+        &d.queries,
+        d.entity_stats.as_ref(),
+        &mut d.table_stats,
+    );
+    d.key_costs = key_cost::key_costs(
+        &d.keyspace,
+        &d.tables,
+        &d.specs,
+        &d.queries,
+        &d.table_stats,
+        &d.per_key,
+    );
 }
 
 /// What the sizing stage reads.
@@ -544,6 +589,36 @@ struct WriteInput<'a> {
     meaning: &'a crate::meaning::Meaning,
     keyspace: &'a str,
     entity_stats: Option<&'a Stats>,
+}
+
+/// What the stages before the writes planned, which the writes complete.
+struct Planned<'a> {
+    tables: &'a mut Vec<TableDesign>,
+    table_stats: &'a mut Stats,
+    queries: &'a mut Vec<QueryPlan>,
+    per_key: &'a mut Vec<PerKeyPlan>,
+    warnings: &'a mut Vec<String>,
+}
+
+/// The write paths, the compaction their rates refine, the reads of a
+/// fan-out hybrid, and the per-key widths built on the prepared tables.
+fn write_stage(w: &WriteInput<'_>, prepared: &[String], p: &mut Planned<'_>) -> Vec<WritePath> {
+    let mut write_paths = plan_writes(w, p.tables, p.table_stats, p.warnings);
+    refine_compaction(w.model, w.specs, &write_paths, p.tables);
+    hybrid_reads(p.tables, &write_paths, p.queries);
+    hybrid::build(
+        &hybrid::BuildInput {
+            keyspace: w.keyspace,
+            prepared,
+        },
+        p.per_key,
+        p.tables,
+        p.table_stats,
+        p.queries,
+        &mut write_paths,
+        p.warnings,
+    );
+    write_paths
 }
 
 /// The write paths; a read-first step no table serves gets the entity's table
