@@ -118,6 +118,24 @@ pub fn report_md(d: &Design) -> String {
     );
     s.push_str(&crate::verdict::verdict_md(&crate::verdict::verdict(d)));
     s.push_str("## Method\n\nQuery-driven modeling in four steps: (1) the queries, (2) a primary key per query, (3) tables with the same key structure merged, (4) a consistency story for every derived table.\n\n");
+    queries_md(d, &mut s);
+    tables_md(d, &mut s);
+    write_paths_md(d, &mut s);
+    placements_md(d, &mut s);
+    errors_md(d, &mut s);
+    self_review_md(d, &mut s);
+    if !d.warnings.is_empty() {
+        s.push_str("\n## Warnings\n\n");
+        for w in &d.warnings {
+            s.push_str(&format!("- {}\n", md_line(w)));
+        }
+    }
+    s
+}
+
+/// "Queries": the table of reads, the cost per key, then each read's SQL,
+/// CQL and notes (or why it has no table).
+fn queries_md(d: &Design, s: &mut String) {
     s.push_str("![query → table flow](diagrams/flow.svg)\n\n## Queries\n\n| query | table | partitions | rows read | rate |\n|---|---|---|---|---|\n");
     for q in &d.queries {
         s.push_str(&format!(
@@ -143,31 +161,7 @@ pub fn report_md(d: &Design) -> String {
             ));
         }
         match (&q.cql, &q.off_path) {
-            (Some(cql), _) => {
-                let fence = md_fence(cql);
-                s.push_str(&format!(
-                    "CQL on {}:\n\n{fence}sql\n{cql};\n{fence}\n\n",
-                    md_code(q.table.as_deref().unwrap_or(""))
-                ));
-                s.push_str(&format!(
-                    "- partitions per execution: {}{}\n",
-                    q.partitions.map_or("unknown".into(), |p| p.to_string()),
-                    if q.statements > 1 {
-                        format!(" ({} statements, one per partition)", q.statements)
-                    } else {
-                        String::new()
-                    }
-                ));
-                if let Some(r) = q.rows_read {
-                    s.push_str(&format!(
-                        "- estimated rows read: {}\n",
-                        trim_float(r.round())
-                    ));
-                }
-                for n in &q.notes {
-                    s.push_str(&format!("- {}\n", md_line(n)));
-                }
-            }
+            (Some(cql), _) => served_md(q, cql, s),
             (None, Some(o)) => {
                 s.push_str(&format!(
                     "Not given a table: {}.\n\nAlternative: {}.\n",
@@ -178,6 +172,37 @@ pub fn report_md(d: &Design) -> String {
             _ => {}
         }
     }
+}
+
+/// A served read: its CQL, partitions, rows and notes.
+fn served_md(q: &crate::reads::QueryPlan, cql: &str, s: &mut String) {
+    let fence = md_fence(cql);
+    s.push_str(&format!(
+        "CQL on {}:\n\n{fence}sql\n{cql};\n{fence}\n\n",
+        md_code(q.table.as_deref().unwrap_or(""))
+    ));
+    s.push_str(&format!(
+        "- partitions per execution: {}{}\n",
+        q.partitions.map_or("unknown".into(), |p| p.to_string()),
+        if q.statements > 1 {
+            format!(" ({} statements, one per partition)", q.statements)
+        } else {
+            String::new()
+        }
+    ));
+    if let Some(r) = q.rows_read {
+        s.push_str(&format!(
+            "- estimated rows read: {}\n",
+            trim_float(r.round())
+        ));
+    }
+    for n in &q.notes {
+        s.push_str(&format!("- {}\n", md_line(n)));
+    }
+}
+
+/// "Tables": each table's diagram, the reads it serves, its decisions and CQL.
+fn tables_md(d: &Design, s: &mut String) {
     s.push_str("\n## Tables\n");
     for (t, stem) in d.tables.iter().zip(table_file_stems(d)) {
         s.push_str(&format!(
@@ -187,7 +212,9 @@ pub fn report_md(d: &Design) -> String {
         ));
         s.push_str(&format!(
             "Serves: {}.\n\n",
-            if t.queries.is_empty() {
+            if t.queries.is_empty() && t.grain.is_empty() {
+                "the write paths (bookkeeping: it holds no entity's rows)".into()
+            } else if t.queries.is_empty() {
                 "the write paths (lookups by primary key)".into()
             } else {
                 t.queries
@@ -208,6 +235,10 @@ pub fn report_md(d: &Design) -> String {
         let fence = md_fence(&cql);
         s.push_str(&format!("\n{fence}sql\n{cql}{fence}\n"));
     }
+}
+
+/// "Write paths": each mutation's statements with mechanism and reason.
+fn write_paths_md(d: &Design, s: &mut String) {
     s.push_str("\n## Write paths\n");
     for w in &d.write_paths {
         s.push_str(&format!(
@@ -231,24 +262,7 @@ pub fn report_md(d: &Design) -> String {
             continue;
         }
         for (i, st) in w.statements.iter().enumerate() {
-            s.push_str(&format!(
-                "{}. {} on {} — **{}**: {}.",
-                i + 1,
-                md_code(&st.cql),
-                md_code(&st.table),
-                st.mechanism,
-                md_line(st.reason.trim_end_matches('.'))
-            ));
-            if let Some(r) = &st.repeat {
-                s.push_str(&format!(" Repeated {r}."));
-            }
-            if let Some(r) = &st.reads_first {
-                s.push_str(&format!(" First: {r}."));
-            }
-            if let Some(w) = &st.only_when {
-                s.push_str(&format!(" Only when {w}."));
-            }
-            s.push('\n');
+            statement_md(i, st, s);
         }
         if let Some(a) = w.write_amplification {
             s.push_str(&format!(
@@ -258,27 +272,45 @@ pub fn report_md(d: &Design) -> String {
         }
         s.push_str(&format!("\nNot atomic: {}.\n", w.not_atomic));
     }
-    placements_md(d, &mut s);
-    if !d.errors.is_empty() {
-        s.push_str("\n## Statements not translated\n\nThe design above leaves these statements of the query list out: rewrite them (or serve them off the OLTP path) and run `design` again.\n\n");
-        for e in &d.errors {
-            s.push_str(&format!(
-                "- queries line {}, column {}: error[{}] {}\n",
-                e.line,
-                e.column,
-                e.kind.code(),
-                md_line(&e.message)
-            ));
-        }
+}
+
+/// One numbered statement of a write path.
+fn statement_md(i: usize, st: &crate::writes::WriteStatement, s: &mut String) {
+    s.push_str(&format!(
+        "{}. {} on {} — **{}**: {}.",
+        i + 1,
+        md_code(&st.cql),
+        md_code(&st.table),
+        st.mechanism,
+        md_line(st.reason.trim_end_matches('.'))
+    ));
+    if let Some(r) = &st.repeat {
+        s.push_str(&format!(" Repeated {r}."));
     }
-    self_review_md(d, &mut s);
-    if !d.warnings.is_empty() {
-        s.push_str("\n## Warnings\n\n");
-        for w in &d.warnings {
-            s.push_str(&format!("- {}\n", md_line(w)));
-        }
+    if let Some(r) = &st.reads_first {
+        s.push_str(&format!(" First: {r}."));
     }
-    s
+    if let Some(w) = &st.only_when {
+        s.push_str(&format!(" Only when {w}."));
+    }
+    s.push('\n');
+}
+
+/// "Statements not translated", when the query list had any.
+fn errors_md(d: &Design, s: &mut String) {
+    if d.errors.is_empty() {
+        return;
+    }
+    s.push_str("\n## Statements not translated\n\nThe design above leaves these statements of the query list out: rewrite them (or serve them off the OLTP path) and run `design` again.\n\n");
+    for e in &d.errors {
+        s.push_str(&format!(
+            "- queries line {}, column {}: error[{}] {}\n",
+            e.line,
+            e.column,
+            e.kind.code(),
+            md_line(&e.message)
+        ));
+    }
 }
 
 /// What `cqlmodel review` says of the design's own schema and queries.

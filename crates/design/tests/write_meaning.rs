@@ -44,7 +44,7 @@ fn a_cascade_into_a_time_bucketed_child_table_deletes_every_bucket_from_the_pare
     let buckets = on(delete, "comments_by_video");
     assert_eq!(
         buckets.cql,
-        "DELETE FROM video.comments_by_video WHERE video_id = ? AND week = ?"
+        "DELETE FROM video.comments_by_video WHERE video_id = ? AND bucket = ?"
     );
     let repeat = buckets.repeat.as_deref().unwrap_or_default();
     assert!(

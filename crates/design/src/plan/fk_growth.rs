@@ -29,7 +29,8 @@ pub struct ForeignKeyGrowth {
     /// the rates; `growing`: the parent is fixed, so each parent's children
     /// grow with the child's age; `given`: the parent grows but the reference
     /// is to the entity itself or one side expires, and the statistics'
-    /// count is kept.
+    /// count is kept; `default`: the same, but the statistics give no
+    /// count, so the parent's rows (every parent has children) are used.
     pub per_parent: &'static str,
     /// The statistics' own `distinct` for the column, if given.
     pub given_distinct: Option<f64>,
@@ -48,6 +49,15 @@ impl ForeignKeyGrowth {
             trim_float((self.children_per_parent * 10.0).round() / 10.0)
         } else {
             format_count(self.children_per_parent)
+        }
+    }
+
+    /// Why the ratio of the growth rates is not the children per parent.
+    fn why_not_constant(&self) -> &'static str {
+        if self.entity == self.parent {
+            "it is a reference to its own entity (few rows have children)"
+        } else {
+            "one side expires (retention), so the ratio of the growth rates does not count the parents live rows refer to"
         }
     }
 
@@ -74,11 +84,14 @@ impl ForeignKeyGrowth {
             "given" => format!(
                 "sizing: `{}.{col}` refers to `{parent}`, which grows, but {}: the statistics' count ({} values) is kept as given, about {per} `{}` rows per value at {age}",
                 self.entity,
-                if self.entity == self.parent {
-                    "it is a reference to its own entity (few rows have children)".to_string()
-                } else {
-                    "one side expires (retention), so the ratio of the growth rates does not count the parents live rows refer to".to_string()
-                },
+                self.why_not_constant(),
+                format_count(self.distinct),
+                self.entity
+            ),
+            "default" => format!(
+                "sizing: `{}.{col}` refers to `{parent}`, which grows, but {}, and the statistics give no `distinct`: every `{parent}` row is assumed to have children, {} values (the parent's rows at its horizon), about {per} `{}` rows per value at {age} (give `distinct` for the column if fewer parents have children)",
+                self.entity,
+                self.why_not_constant(),
                 format_count(self.distinct),
                 self.entity
             ),
@@ -131,13 +144,28 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
             // as given, and the table says so.
             let same_entity = fk.table == e.name;
             let growth = match parent.map(|p| (p.volume, p.retention)) {
-                Some((Volume::Growth { .. }, _)) if same_entity || !forever => {
-                    let Some(distinct) = given else { continue };
+                Some((
+                    Volume::Growth {
+                        rows_per_second: rate,
+                    },
+                    _,
+                )) if same_entity || !forever => {
+                    // Without a count, sizing takes the parent's rows at its
+                    // horizon (derived.rs, foreign_key_values): said here.
+                    let (distinct, per_parent) = match given {
+                        Some(d) => (d, "given"),
+                        None => {
+                            let horizon = parent
+                                .and_then(|p| p.horizon)
+                                .unwrap_or(super::DEFAULT_HORIZON);
+                            ((rate * horizon as f64).max(1.0).round(), "default")
+                        }
+                    };
                     ForeignKeyGrowth {
                         entity: e.name.clone(),
                         column: column.clone(),
                         parent: fk.table.clone(),
-                        per_parent: "given",
+                        per_parent,
                         given_distinct: given,
                         distinct,
                         children_per_parent: child_rows / distinct.max(1.0),
@@ -198,7 +226,7 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
         return String::new();
     }
     let mut s = String::from(
-        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age. A reference to the entity itself, or from or to an entity that expires, keeps the statistics' count (given).\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
+        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age. A reference to the entity itself, or from or to an entity that expires, keeps the statistics' count (given), or without one assumes every parent row has children (default).\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
     );
     for g in growth {
         s.push_str(&format!(
@@ -213,5 +241,19 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
         ));
     }
     s.push('\n');
+    // A kept or defaulted count is an assumption the rates do not make:
+    // say each, with its reason, even where no table is keyed by it.
+    let assumed: Vec<&ForeignKeyGrowth> = growth
+        .iter()
+        .filter(|g| matches!(g.per_parent, "given" | "default"))
+        .collect();
+    for g in &assumed {
+        let sentence = g.sentence();
+        let said = sentence.strip_prefix("sizing: ").unwrap_or(&sentence);
+        s.push_str(&format!("- {said}\n"));
+    }
+    if !assumed.is_empty() {
+        s.push('\n');
+    }
     s
 }

@@ -135,12 +135,32 @@ fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
             (r * scale).round() / scale
         }
     };
+    cost.typical.rows_read = p.typical.rows.min(p.page as f64).round();
+    cost.hottest.rows_read = p.hottest.rows.min(p.page as f64).round();
+    if let Some(b) = &p.built {
+        // The typical key's rows sit in its one partition; the widths
+        // read is one statement more for every key.
+        cost.typical.rows_per_partition = per_bucket(p.typical.rows);
+        cost.hottest.rows_per_partition = per_bucket(p.hottest.rows_per_bucket);
+        cost.typical.partitions = b.typical_statements;
+        cost.hottest.partitions = b.hottest_statements;
+        cost.note = format!(
+            "a width per key (built): a page reads `{}` and then {} partition(s) for the typical key (`{}`) and {} for the hottest (`{}`), against {} and {} with one `{}` width (see Per-key strategies)",
+            b.widths_table,
+            b.typical_statements - 1,
+            b.coarse,
+            b.hottest_statements - 1,
+            b.fine,
+            cqlmodel_stats::units::format_count(p.typical.statements_one_width as f64),
+            p.hottest.statements_one_width,
+            p.width
+        );
+        return cost;
+    }
     cost.typical.rows_per_partition = per_bucket(p.typical.rows_per_bucket);
     cost.hottest.rows_per_partition = per_bucket(p.hottest.rows_per_bucket);
     cost.typical.partitions = p.typical.statements_one_width;
     cost.hottest.partitions = p.hottest.statements_one_width;
-    cost.typical.rows_read = p.typical.rows.min(p.page as f64).round();
-    cost.hottest.rows_read = p.hottest.rows.min(p.page as f64).round();
     cost.note = format!(
         "one `{}` width for every key: a page walks {} bucket(s) for the typical key and {} for the hottest (see Per-key strategies)",
         p.width,

@@ -6,6 +6,8 @@ mod compaction;
 mod counter_reads;
 mod derived;
 mod fk_growth;
+mod hybrid;
+mod hybrid_text;
 mod key_cost;
 mod limits;
 mod per_key;
@@ -36,6 +38,7 @@ use sizing::{load_entity_stats, size_tables};
 pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
+pub use hybrid::{CHECKS_PER_THRESHOLD, HybridBuild, WIDTH_CACHE_SECONDS};
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub use per_key::{KeyWidth, PerKeyPlan};
@@ -114,7 +117,7 @@ pub struct Design {
     #[serde(skip)]
     pub foreign_key_growth: Vec<ForeignKeyGrowth>,
     /// Bucketed tables whose typical and hottest key one width cannot both
-    /// serve: the trade-off, and the per-key hybrid (not built).
+    /// serve: the trade-off, and the per-key hybrid (built where sound).
     #[serde(skip)]
     pub per_key: Vec<PerKeyPlan>,
     /// Per read served by a sized table: the typical and the hottest key's cost.
@@ -191,6 +194,13 @@ impl Design {
             s.push_str(&r.cql);
             s.push_str(";\n\n");
         }
+        for (name, rate, cql) in
+            hybrid::hybrid_reads(&self.per_key, &self.queries, &self.write_paths)
+        {
+            s.push_str(&annotation(&name, rate, None, None));
+            s.push_str(&cql);
+            s.push_str(";\n\n");
+        }
         for w in &self.write_paths {
             for (i, st) in w.statements.iter().enumerate() {
                 let name = if w.statements.len() == 1 {
@@ -198,7 +208,8 @@ impl Design {
                 } else {
                     format!("{}_{}", w.name, i + 1)
                 };
-                s.push_str(&annotation(&name, w.rate, w.consistency.as_deref(), None));
+                let rate = hybrid::statement_rate(&self.per_key, st).unwrap_or(w.rate);
+                s.push_str(&annotation(&name, rate, w.consistency.as_deref(), None));
                 s.push_str(&st.cql);
                 s.push_str(";\n\n");
             }
@@ -248,25 +259,17 @@ pub fn design_with(
     if let Some(stats) = &entity_stats {
         reconcile_rates(&mut specs, stats, &mut warnings)?;
     }
-    let (candidates, mut off) =
-        candidate_tables(&model, &specs, entity_stats.as_ref(), &mut warnings);
-    let mut tables = merge(candidates, &model);
-    same_table_names(&tables, &specs)?;
-    name_tables(&mut tables);
-    crate::lookups::lookups_for_writes(&model, &specs, &mut tables);
-    crate::claim_owners::hold_claim_owners(&model, &mut tables);
-    warnings.extend(crate::records::keep_every_write(
+    let (mut tables, mut off) = table_stage(
         &model,
         &specs,
         &meaning,
-        &mut tables,
-    ));
-    crate::lookups::cascade_lookups(&model, &specs, entity_stats.as_ref(), &mut tables);
-    crate::fan_out_lookups::fan_out_lookups(&model, &specs, &mut tables);
+        entity_stats.as_ref(),
+        &mut warnings,
+    )?;
     let Sized {
         mut table_stats,
         moved_statics,
-        per_key,
+        mut per_key,
     } = size_stage(
         &SizeStage {
             model: &model,
@@ -279,23 +282,24 @@ pub fn design_with(
         &mut tables,
         &mut warnings,
     )?;
+    // Per-key widths rename the bucket before reads and writes name it.
+    let prepared = hybrid::prepare(input.keyspace, &per_key, &mut tables, &mut table_stats);
     choose_compaction(&model, &specs, entity_stats.as_ref(), &mut tables);
 
-    let mut queries = read_plans::plan_reads(
-        &read_plans::ReadInput {
+    let mut queries = read_stage(
+        &ReadStage {
             keyspace: input.keyspace,
+            model: &model,
             specs: &specs,
-            tables: &tables,
+            meaning: &meaning,
             table_stats: &table_stats,
             entity_stats: entity_stats.as_ref(),
+            moved_statics: &moved_statics,
         },
+        &mut tables,
         &mut off,
     );
-    crate::reads::normalized_reads(&model, &tables, &mut queries);
-    bucket_statics::note_reads(&moved_statics, &specs, &mut queries);
-    crate::views::choose_views(&model, &specs, &mut tables);
-    counter_reads::counter_reads(input.keyspace, &meaning, &specs, &mut tables, &mut queries);
-    let write_paths = plan_writes(
+    let write_paths = write_stage(
         &WriteInput {
             model: &model,
             specs: &specs,
@@ -303,33 +307,15 @@ pub fn design_with(
             keyspace: input.keyspace,
             entity_stats: entity_stats.as_ref(),
         },
-        &mut tables,
-        &mut table_stats,
-        &mut warnings,
+        &prepared,
+        &mut Planned {
+            tables: &mut tables,
+            table_stats: &mut table_stats,
+            queries: &mut queries,
+            per_key: &mut per_key,
+            warnings: &mut warnings,
+        },
     );
-    refine_compaction(&model, &specs, &write_paths, &mut tables);
-    hybrid_reads(&tables, &write_paths, &mut queries);
-    if entity_stats.is_some() {
-        carry_query_stats(
-            input.keyspace,
-            &queries,
-            entity_stats.as_ref(),
-            &mut table_stats,
-        );
-    }
-    // Costs per key need the statistics' distributions.
-    let key_costs = if entity_stats.is_some() {
-        key_cost::key_costs(
-            input.keyspace,
-            &tables,
-            &specs,
-            &queries,
-            &table_stats,
-            &per_key,
-        )
-    } else {
-        Vec::new()
-    };
     let mut d = Design {
         keyspace: input.keyspace.to_string(),
         tables,
@@ -339,7 +325,7 @@ pub fn design_with(
         horizon,
         foreign_key_growth,
         per_key,
-        key_costs,
+        key_costs: Vec::new(),
         review: Vec::new(),
         errors,
         input_notes,
@@ -349,8 +335,92 @@ pub fn design_with(
         entity_stats,
         transactions,
     };
+    cost_stage(&mut d);
     d.review = d.own_review();
     Ok(d)
+}
+
+/// The tables: one per read, merged and named; the lookups the writes
+/// need; every write kept (canonical tables); the cascades' lookups.
+fn table_stage(
+    model: &Model,
+    specs: &[QuerySpec],
+    meaning: &crate::meaning::Meaning,
+    entity_stats: Option<&Stats>,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<TableDesign>, BTreeMap<String, OffPath>), DesignError> {
+    let (candidates, off) = candidate_tables(model, specs, entity_stats, warnings);
+    let mut tables = merge(candidates, model);
+    same_table_names(&tables, specs)?;
+    name_tables(&mut tables);
+    crate::lookups::lookups_for_writes(model, specs, &mut tables);
+    crate::claim_owners::hold_claim_owners(model, &mut tables);
+    warnings.extend(crate::records::keep_every_write(
+        model,
+        specs,
+        meaning,
+        &mut tables,
+    ));
+    crate::lookups::cascade_lookups(model, specs, entity_stats, &mut tables);
+    crate::fan_out_lookups::fan_out_lookups(model, specs, &mut tables);
+    Ok((tables, off))
+}
+
+/// What the read-planning stage reads.
+struct ReadStage<'a> {
+    keyspace: &'a str,
+    model: &'a Model,
+    specs: &'a [QuerySpec],
+    meaning: &'a crate::meaning::Meaning,
+    table_stats: &'a Stats,
+    entity_stats: Option<&'a Stats>,
+    moved_statics: &'a [bucket_statics::MovedStatics],
+}
+
+/// The reads' plans on the sized tables, normalized reads, statics read
+/// from their owner, views for rarely written tables, counter reads.
+fn read_stage(
+    st: &ReadStage<'_>,
+    tables: &mut Vec<TableDesign>,
+    off: &mut BTreeMap<String, OffPath>,
+) -> Vec<QueryPlan> {
+    let mut queries = read_plans::plan_reads(
+        &read_plans::ReadInput {
+            keyspace: st.keyspace,
+            specs: st.specs,
+            tables,
+            table_stats: st.table_stats,
+            entity_stats: st.entity_stats,
+        },
+        off,
+    );
+    crate::reads::normalized_reads(st.model, tables, &mut queries);
+    bucket_statics::note_reads(st.moved_statics, st.specs, &mut queries);
+    crate::views::choose_views(st.model, st.specs, tables);
+    counter_reads::counter_reads(st.keyspace, st.meaning, st.specs, tables, &mut queries);
+    queries
+}
+
+/// The queries' rates carried to the designed tables' statistics, and the
+/// cost per key of every read (both need the statistics: none without).
+fn cost_stage(d: &mut Design) {
+    if d.entity_stats.is_none() {
+        return;
+    }
+    carry_query_stats(
+        &d.keyspace,
+        &d.queries,
+        d.entity_stats.as_ref(),
+        &mut d.table_stats,
+    );
+    d.key_costs = key_cost::key_costs(
+        &d.keyspace,
+        &d.tables,
+        &d.specs,
+        &d.queries,
+        &d.table_stats,
+        &d.per_key,
+    );
 }
 
 /// What the sizing stage reads.
@@ -521,6 +591,36 @@ struct WriteInput<'a> {
     meaning: &'a crate::meaning::Meaning,
     keyspace: &'a str,
     entity_stats: Option<&'a Stats>,
+}
+
+/// What the stages before the writes planned, which the writes complete.
+struct Planned<'a> {
+    tables: &'a mut Vec<TableDesign>,
+    table_stats: &'a mut Stats,
+    queries: &'a mut Vec<QueryPlan>,
+    per_key: &'a mut Vec<PerKeyPlan>,
+    warnings: &'a mut Vec<String>,
+}
+
+/// The write paths, the compaction their rates refine, the reads of a
+/// fan-out hybrid, and the per-key widths built on the prepared tables.
+fn write_stage(w: &WriteInput<'_>, prepared: &[String], p: &mut Planned<'_>) -> Vec<WritePath> {
+    let mut write_paths = plan_writes(w, p.tables, p.table_stats, p.warnings);
+    refine_compaction(w.model, w.specs, &write_paths, p.tables);
+    hybrid_reads(p.tables, &write_paths, p.queries);
+    hybrid::build(
+        &hybrid::BuildInput {
+            keyspace: w.keyspace,
+            prepared,
+        },
+        p.per_key,
+        p.tables,
+        p.table_stats,
+        p.queries,
+        &mut write_paths,
+        p.warnings,
+    );
+    write_paths
 }
 
 /// The write paths; a read-first step no table serves gets the entity's table

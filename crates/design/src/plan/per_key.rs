@@ -3,9 +3,9 @@
 //! buckets, one width cannot serve both. This stage measures the trade-off
 //! from the statistics (the threshold a key needs the width above, how many
 //! keys cross it, each kind of key's statements per page) and states the
-//! hybrid that would serve both, with its write path. The design still
-//! writes one width: the hybrid's bookkeeping table and its read-first step
-//! are not generated, and the decision says so.
+//! hybrid that would serve both; `hybrid` builds it (the widths table, the
+//! read before each write, the counter and the promotion, the read path)
+//! where it is sound, and the plan says why where it is not.
 
 use cqlmodel_stats::distribution::harmonic;
 use cqlmodel_stats::units::{format_count, format_duration};
@@ -46,9 +46,17 @@ pub struct PerKeyPlan {
     pub hot_share: Option<f64>,
     pub typical: KeyWidth,
     pub hottest: KeyWidth,
-    /// What the design does, and the hybrid that would serve both.
+    /// The age (seconds) the keys' rows are counted at.
+    pub live: u64,
+    /// What one width for every key costs.
+    pub one_width: String,
+    /// What the design does, and the hybrid that serves both (built or not).
     pub chosen: String,
     pub hybrid: String,
+    /// The hybrid's tables, statements and numbers, when built.
+    pub built: Option<super::hybrid::HybridBuild>,
+    /// Why the hybrid is not built, when it is not.
+    pub not_built: Option<String>,
 }
 
 /// What the per-key analysis reads about one bucketed table.
@@ -166,8 +174,12 @@ pub(super) fn per_key_plan(b: &Bucketed<'_>) -> Option<PerKeyPlan> {
         threshold_rows: threshold.floor(),
         hot_keys: hot.map(|(k, _)| k),
         hot_share: hot.map(|(_, s)| (s * 1000.0).round() / 1000.0),
+        live: b.live,
+        one_width: chosen_text(b, &typical, &hottest, page),
         chosen: chosen_text(b, &typical, &hottest, page),
         hybrid: hybrid_text(b, threshold, hot, &typical, &hottest),
+        built: None,
+        not_built: None,
         typical,
         hottest,
     })
@@ -207,7 +219,7 @@ fn hybrid_text(
         ),
     };
     format!(
-        "a width per key: {who} take the bucket width their own rows need (`{}` for the hottest: {} statement(s) a page), every other key one partition (width `{}` for the typical key: {} statement(s) a page). The writer finds a key's width in a small table `{}_widths` (key → width, since; one row per hot key, cached, read before each write of an uncached key): a key without a row writes the constant bucket; a key that crosses the threshold gets a row with `since` = now, and a reader walks its `{}` buckets back to `since`, then its one older partition. Not built here: the design writes and reads one width",
+        "a width per key: {who} take the bucket width their own rows need (`{}` for the hottest: {} statement(s) a page), every other key one partition (width `{}` for the typical key: {} statement(s) a page). The writer finds a key's width in a small table `{}_widths` (key → width, since; one row per hot key, cached, read before each write of an uncached key): a key without a row writes the constant bucket; a key that crosses the threshold gets a row with `since` = now, and a reader walks its `{}` buckets back to `since`, then its one older partition",
         hottest.own_width,
         hottest.statements_own_width,
         typical.own_width,
@@ -224,7 +236,7 @@ pub fn per_key_md(plans: &[PerKeyPlan]) -> String {
         return String::new();
     }
     let mut s = String::from(
-        "\n### Per-key strategies\n\nWhere the width that fits the hottest key makes the typical key walk many buckets, the two kinds of key differ by orders of magnitude: statements per page with the one width the design uses, and with each key's own width.\n\n| table | width | page | typical key: rows, statements (one width → own width) | hottest key: rows, statements (one width → own width) | keys over the threshold |\n|---|---|---|---|---|---|\n",
+        "\n### Per-key strategies\n\nWhere the width that fits the hottest key makes the typical key walk many buckets, the two kinds of key differ by orders of magnitude: statements per page with one width for every key, with each key's own width, and with the per-key widths the design builds (the widths read included).\n\n| table | width | page | typical key: rows, statements (one width → own width) | hottest key: rows, statements (one width → own width) | keys over the threshold | per-key widths: typical, hottest |\n|---|---|---|---|---|---|---|\n",
     );
     for p in plans {
         let side = |k: &KeyWidth| {
@@ -237,7 +249,7 @@ pub fn per_key_md(plans: &[PerKeyPlan]) -> String {
             )
         };
         s.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} | {} |\n",
+            "| {} | `{}` | {} | {} | {} | {} | {} |\n",
             md_code(&p.table),
             p.width,
             p.page,
@@ -250,17 +262,44 @@ pub fn per_key_md(plans: &[PerKeyPlan]) -> String {
                     format_count(k),
                     format_count(p.threshold_rows)
                 )
+            ),
+            p.built.as_ref().map_or_else(
+                || "not built".to_string(),
+                |b| format!("{}, {}", b.typical_statements, b.hottest_statements)
             )
         ));
     }
     s.push('\n');
     for p in plans {
-        s.push_str(&format!(
-            "- {}: the design chooses {}. The alternative: {}.\n",
-            md_code(&p.table),
-            p.chosen,
-            p.hybrid
-        ));
+        match &p.built {
+            Some(b) => {
+                s.push_str(&format!(
+                    "- {}: the design builds {}. With one width instead: {}.\n",
+                    md_code(&p.table),
+                    p.hybrid,
+                    p.one_width
+                ));
+                let check = format!(
+                    "the check, on one write in {} of a cold key",
+                    b.check_one_in
+                );
+                for (what, cql) in [
+                    ("before a write, the width in force", &b.writer_read_cql),
+                    ("a cold key's count", &b.count_cql),
+                    (check.as_str(), &b.check_cql),
+                    ("the promotion", &b.promote_cql),
+                    ("before a page, the key's periods", &b.reader_read_cql),
+                ] {
+                    s.push_str(&format!("  - {what}: `{cql}`\n"));
+                }
+            }
+            None => s.push_str(&format!(
+                "- {}: the design chooses {}. The alternative: {}.\n",
+                md_code(&p.table),
+                p.chosen,
+                p.hybrid
+            )),
+        }
     }
     s
 }

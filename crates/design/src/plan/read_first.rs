@@ -47,10 +47,21 @@ pub fn read_first_sources(
     let mut table_of: HashMap<String, Option<String>> = HashMap::new();
     let mut out = Vec::new();
     for w in paths {
+        // A read of bookkeeping only (a per-key width, a cold key's count:
+        // tables that hold no entity's rows) reads no entity row.
+        let bookkeeping = |s: &&crate::writes::WriteStatement| {
+            !s.reads.is_empty()
+                && s.reads.iter().all(|r| {
+                    r.table
+                        .as_deref()
+                        .and_then(|t| by_name.get(t))
+                        .is_some_and(|t| t.grain.is_empty())
+                })
+        };
         let reading: Vec<_> = w
             .statements
             .iter()
-            .filter(|s| s.reads_first.is_some())
+            .filter(|s| s.reads_first.is_some() && !bookkeeping(s))
             .collect();
         if reading.is_empty() {
             continue;

@@ -53,19 +53,7 @@ fn shaped(model: &Model, t: &TableDesign, unit: BucketUnit, salt: u32) -> TableD
     if salt > 1 {
         s.partition_key.push(KeyPart::Salt(salt));
     }
-    let wanted: Vec<_> = s
-        .columns
-        .iter()
-        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
-        .filter_map(|c| match &c.part {
-            KeyPart::Attr(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect();
-    s.columns
-        .retain(|c| matches!(c.role, Role::Static | Role::Regular));
-    add_columns(model, &mut s, &wanted, &[]);
-    s
+    reshaped(model, &s)
 }
 
 fn estimate(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> Option<SizeEstimate> {
@@ -139,8 +127,12 @@ pub(super) fn size_time_only(
         return false;
     }
     let ts = derived_stats(model, t, stats);
-    let Volume::Growth { rows_per_second } = ts.volume else {
-        return false;
+    let rows_per_second = match ts.volume {
+        Volume::Growth { rows_per_second } => rows_per_second,
+        Volume::Fixed { rows } => {
+            return size_fixed(model, keyspace, stats, t, rows, page, warnings);
+        }
+        Volume::Unspecified => return false,
     };
     let Some(mut layout) = fitting(model, keyspace, t, stats) else {
         return false;
@@ -203,6 +195,96 @@ pub(super) fn size_time_only(
         buckets * u64::from(layout.salt)
     ));
     true
+}
+
+/// A time-only table of an entity with a fixed number of rows: nothing
+/// lands in a "current" bucket, so the question is whether every row fits
+/// one partition. It does: one constant partition (`bucket` = 0), said
+/// with its rows and bytes. It does not: the statistics do not say how the
+/// rows spread over time, so the coarsest bucket whose partitions fit if the
+/// rows spread evenly over the retention (else the horizon) is taken, and
+/// the assumption is said.
+fn size_fixed(
+    model: &Model,
+    keyspace: &str,
+    stats: &Stats,
+    t: &mut TableDesign,
+    rows: f64,
+    page: Option<u64>,
+    warnings: &mut Vec<String>,
+) -> bool {
+    let mut whole = t.clone();
+    whole.partition_key = vec![KeyPart::Whole];
+    let whole = reshaped(model, &whole);
+    let Some(one) = estimate(model, keyspace, &whole, stats) else {
+        return false;
+    };
+    let page = page.unwrap_or(DEFAULT_PAGE);
+    if one.exceeds.is_empty() {
+        *t = TableDesign {
+            name: t.name.clone(),
+            ..whole
+        };
+        t.decisions.push(format!(
+            "sizing: read by time alone, but `{}` holds a fixed {} rows (the statistics' `rows`): one partition suffices, {} rows, {} (within the partition limits), a constant `bucket` = 0 instead of a time bucket; a page of {page} reads 1 partition, 1 statement",
+            t.entity,
+            format_count(rows),
+            format_count(one.sizes.rows.max),
+            format_bytes(one.sizes.bytes.max)
+        ));
+        return true;
+    }
+    let ts = derived_stats(model, t, stats);
+    let span = live_seconds(&ts, super::DEFAULT_HORIZON).max(1);
+    let over: Vec<&str> = one.exceeds.iter().map(|e| e.name()).collect();
+    let unit = BucketUnit::COARSEST_FIRST
+        .into_iter()
+        .find(|u| {
+            rows * (u.seconds().min(span) as f64) / span as f64 <= stats.thresholds.partition_rows
+        })
+        .unwrap_or(BucketUnit::Minute);
+    *t = TableDesign {
+        name: t.name.clone(),
+        ..shaped(model, t, unit, 1)
+    };
+    let per_bucket = rows * (unit.seconds().min(span) as f64) / span as f64;
+    let buckets = page_buckets(page, per_bucket);
+    t.decisions.push(format!(
+        "sizing: read by time alone; `{}` holds a fixed {} rows (the statistics' `rows`), {} in one partition: over {}; the statistics do not say how the rows spread over time, so, assuming them spread evenly over {}, a `{}` bucket holds about {} rows; a page of {page} reads about {} bucket(s) (give `rows_per_second` and `retention` if the rows arrive over time)",
+        t.entity,
+        format_count(rows),
+        format_bytes(one.sizes.bytes.max),
+        over.join(", "),
+        cqlmodel_stats::units::format_duration(span),
+        unit.name(),
+        format_count(per_bucket),
+        buckets
+    ));
+    warnings.push(format!(
+        "{}: read by time alone over a fixed {} rows that do not fit one partition; the `{}` bucket assumes the rows spread evenly over time, which the statistics do not say",
+        t.name,
+        format_count(rows),
+        unit.name()
+    ));
+    true
+}
+
+/// The table's key columns rebuilt from its partition key and clustering.
+fn reshaped(model: &Model, t: &TableDesign) -> TableDesign {
+    let mut s = t.clone();
+    let wanted: Vec<_> = s
+        .columns
+        .iter()
+        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
+        .filter_map(|c| match &c.part {
+            KeyPart::Attr(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect();
+    s.columns
+        .retain(|c| matches!(c.role, Role::Static | Role::Regular));
+    add_columns(model, &mut s, &wanted, &[]);
+    s
 }
 
 /// Why the time-only table has the salt it has, with both needs' numbers.

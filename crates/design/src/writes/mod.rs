@@ -66,8 +66,7 @@ pub struct WriteStatement {
     /// The same reads as data: whose rows, from which designed table, by
     /// which key. Empty when `reads_first` is a remark, not a read (a counter's
     /// bound step, a range tombstone). Consumers match tables here, never in
-    /// the text.
-    #[serde(skip)]
+    /// the text. design.json: `{"entity", "table" (or null), "key"}` each.
     pub reads: Vec<ReadSource>,
     /// A counter update (`count = count ± 1`).
     pub counter: bool,
@@ -86,7 +85,7 @@ pub struct WriteStatement {
 }
 
 /// One read a statement makes before it writes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ReadSource {
     /// The entity whose row(s) the application reads.
     pub entity: String,

@@ -165,6 +165,20 @@ pub fn statements(d: &Design, schema: &Schema) -> Vec<Problem> {
             }
         }
     }
+    // The per-key hybrid's own reads (the width before a write, the periods
+    // before a page, a cold key's count) run on its bookkeeping tables.
+    for b in d.per_key.iter().filter_map(|p| p.built.as_ref()) {
+        for (table, cql) in [
+            (&b.widths_table, &b.writer_read_cql),
+            (&b.widths_table, &b.reader_read_cql),
+            (&b.rows_table, &b.check_cql),
+        ] {
+            if let Some(mut p) = statement(schema, &designed, &d.keyspace, table, cql, Some(1)) {
+                p.message = format!("per-key widths of {}: {}", b.widths_table, p.message);
+                problems.push(p);
+            }
+        }
+    }
     let parsed = cqlmodel_cql::parse(&d.queries_cql());
     if !parsed.errors.is_empty() {
         problems.push(Problem::unknown(format!(

@@ -1,0 +1,144 @@
+//! Sizing says what it assumed (issue 10 §5, "nothing the tool decides may
+//! be silent"), on the growth fixture (a real `pg_dump --schema-only` of
+//! tests/data/growth/ddl.sql): a foreign key whose count is kept as given,
+//! or defaulted, is stated in the report even where no table is keyed by
+//! it; a read by time alone of an entity of fixed size is sized too.
+
+use std::path::Path;
+
+use cqlmodel_design::{Design, DesignInput, design, report_md};
+
+fn fixture(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/growth")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn growth(stats: &str) -> Design {
+    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
+    design(&DesignInput {
+        keyspace: "growth",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn with(from: &str, to: &str) -> String {
+    let s = fixture("stats.toml");
+    assert!(s.contains(from), "the fixture no longer holds {from:?}");
+    s.replace(from, to)
+}
+
+fn decisions(d: &Design, table: &str) -> String {
+    d.tables
+        .iter()
+        .find(|t| t.name == table)
+        .unwrap_or_else(|| panic!("no table {table}"))
+        .decisions
+        .join("\n")
+}
+
+/// Plays expire after 90 days: `plays.episode_id` to the growing episodes
+/// keeps a count, stated under "Foreign keys over the horizon".
+const EXPIRING_PLAYS: (&str, &str) = (
+    "[table.plays]\nrows_per_second = 2000\nretention = \"unbounded\"",
+    "[table.plays]\nrows_per_second = 2000\nretention = \"90d\"",
+);
+
+#[test]
+fn a_given_foreign_key_count_has_its_line_in_the_report() {
+    let stats = with(EXPIRING_PLAYS.0, EXPIRING_PLAYS.1).replace(
+        "[table.plays.column.episode_id]\ndistribution = \"zipf(1.1)\"",
+        "[table.plays.column.episode_id]\ndistinct = 5000000\ndistribution = \"zipf(1.1)\"",
+    );
+    let d = growth(&stats);
+    let report = report_md(&d);
+    let section = report
+        .split("### Foreign keys over the horizon")
+        .nth(1)
+        .and_then(|s| s.split("\n| query |").next())
+        .unwrap_or_else(|| panic!("{report}"));
+    assert!(
+        section.contains("| `plays.episode_id` | `episodes` | given, ")
+            && section.contains("- `plays.episode_id` refers to `episodes`, which grows, but one side expires (retention), so the ratio of the growth rates does not count the parents live rows refer to: the statistics' count (5M values) is kept as given, about 3.11k `plays` rows per value at 90d"),
+        "{section}"
+    );
+}
+
+#[test]
+fn a_foreign_key_with_no_count_to_keep_says_what_it_assumed() {
+    // Before: the reference was skipped and sizing used the parent's rows
+    // silently.
+    let d = growth(&with(EXPIRING_PLAYS.0, EXPIRING_PLAYS.1));
+    let g = d
+        .foreign_key_growth
+        .iter()
+        .find(|g| g.entity == "plays" && g.column == "episode_id")
+        .unwrap_or_else(|| panic!("{:?}", d.foreign_key_growth));
+    assert_eq!(g.per_parent, "default");
+    // Episodes at 2/s over the 3y horizon.
+    assert_eq!(g.distinct, 189_216_000.0);
+    let said = "`plays.episode_id` refers to `episodes`, which grows, but one side expires (retention), so the ratio of the growth rates does not count the parents live rows refer to, and the statistics give no `distinct`: every `episodes` row is assumed to have children, 189M values (the parent's rows at its horizon)";
+    assert!(report_md(&d).contains(said), "{}", report_md(&d));
+    assert!(
+        decisions(&d, "plays_by_episode").contains(said),
+        "{}",
+        decisions(&d, "plays_by_episode")
+    );
+}
+
+/// Plays as a fixed set of rows (an archive), read by time alone.
+fn fixed_plays(rows: u64) -> Design {
+    growth(&with(
+        "[table.plays]\nrows_per_second = 2000\nretention = \"unbounded\"",
+        &format!("[table.plays]\nrows = {rows}"),
+    ))
+}
+
+#[test]
+fn a_read_by_time_alone_of_a_small_fixed_entity_is_one_partition_and_says_so() {
+    let d = fixed_plays(50_000);
+    let q = d
+        .queries
+        .iter()
+        .find(|q| q.name == "recent_plays")
+        .unwrap_or_else(|| panic!("no recent_plays"));
+    let table = q.table.clone().unwrap_or_default();
+    assert_eq!(
+        q.cql.as_deref(),
+        Some(format!("SELECT play_id, episode_id, listener_id, played_at FROM growth.{table} WHERE bucket = 0 AND played_at >= ? AND played_at < ? LIMIT 100").as_str())
+    );
+    assert_eq!(q.partitions, Some(1));
+    let said = decisions(&d, &table);
+    assert!(
+        said.contains("sizing: read by time alone, but `plays` holds a fixed 50k rows (the statistics' `rows`): one partition suffices, 50k rows, 3.2 MB (within the partition limits)"),
+        "{said}"
+    );
+    let errors: Vec<_> = d.review.iter().filter(|f| f.severity == "error").collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
+#[test]
+fn a_read_by_time_alone_of_a_large_fixed_entity_gets_a_sized_bucket_and_the_assumption() {
+    let d = fixed_plays(50_000_000);
+    let q = d
+        .queries
+        .iter()
+        .find(|q| q.name == "recent_plays")
+        .unwrap_or_else(|| panic!("no recent_plays"));
+    let table = q.table.clone().unwrap_or_default();
+    let said = decisions(&d, &table);
+    assert!(
+        said.contains("sizing: read by time alone; `plays` holds a fixed 50M rows (the statistics' `rows`), 3.2 GB in one partition: over partition-bytes, partition-rows; the statistics do not say how the rows spread over time, so, assuming them spread evenly over 3y, a `day` bucket holds about 45.7k rows; a page of 100 reads about 2 bucket(s)"),
+        "{said}"
+    );
+    assert!(
+        d.warnings.iter().any(|w| w
+            .contains("read by time alone over a fixed 50M rows that do not fit one partition")),
+        "{:?}",
+        d.warnings
+    );
+}
