@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::units::{format_bytes, format_count};
 use crate::escape::anchor;
-use crate::json::{list, number, number_text, text_or_empty};
+use crate::json::{list, number, number_text, text, text_or_empty};
 use crate::layout::Section;
 use crate::markup::Markup;
 
@@ -50,35 +50,49 @@ fn horizon_line(m: &mut Markup, horizon: Option<&Value>) {
         .close("p");
 }
 
-/// What each `per_parent` value means, as the report explains it.
-fn per_parent_meaning(kind: &str) -> &'static str {
-    match kind {
-        "constant" => {
-            "the parent grows too: children per parent stay the ratio of the growth rates"
-        }
-        "growing" => "the parent does not grow: each parent's children grow with the age",
-        "given" => {
-            "a reference to the entity itself, or one side expires: the statistics' count is kept"
-        }
-        _ => "",
-    }
-}
+/// What each `per_parent` value means, as the report explains it: said once
+/// above the table rather than in every row.
+const PER_PARENT_MEANINGS: &[(&str, &str)] = &[
+    (
+        "constant",
+        "the parent grows too: its distinct values grow with the parent's rows, and the children per parent stay the ratio of the two growth rates (a `distinct` in the statistics is one moment's count and is not kept fixed)",
+    ),
+    (
+        "growing",
+        "the parent does not grow: each parent's children grow with the age",
+    ),
+    (
+        "given",
+        "a reference to the entity itself, or one side expires: the statistics' count is kept",
+    ),
+];
 
 fn foreign_keys(m: &mut Markup, growth: &[Value]) {
     if growth.is_empty() {
         return;
     }
     m.el("h3", &[], "Foreign keys over the horizon");
-    m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th>foreign key</th><th>parent</th><th>children per parent</th><th>distinct values</th><th>given in the statistics</th><th>at age</th><th>why</th></tr></thead><tbody>");
+    m.open("ul", &[("class", "notes")]);
+    // The legend names only the kinds the table shows.
+    let shown = |kind: &str| growth.iter().any(|g| text(g, "per_parent") == Some(kind));
+    for (kind, meaning) in PER_PARENT_MEANINGS.iter().filter(|(k, _)| shown(k)) {
+        m.open("li", &[])
+            .el("strong", &[], kind)
+            .text(": ")
+            .prose(meaning)
+            .close("li");
+    }
+    m.close("ul");
+    m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th>foreign key</th><th>parent</th><th>children per parent</th><th>distinct values</th><th>given in the statistics</th><th>at age</th></tr></thead><tbody>");
     for g in growth {
         let kind = text_or_empty(g, "per_parent");
-        m.raw("<tr><td>")
+        m.raw("<tr><td class=\"name\">")
             .code(&format!(
                 "{}.{}",
                 text_or_empty(g, "entity"),
                 text_or_empty(g, "column")
             ))
-            .raw("</td><td>")
+            .raw("</td><td class=\"name\">")
             .code(text_or_empty(g, "parent"))
             .raw("</td>");
         num_cell(
@@ -88,7 +102,7 @@ fn foreign_keys(m: &mut Markup, growth: &[Value]) {
         num_cell(m, &count_text(g, "distinct"));
         num_cell(m, &count_text(g, "given_distinct"));
         num_cell(m, &age_text(g));
-        m.el("td", &[], per_parent_meaning(kind)).raw("</tr>");
+        m.raw("</tr>");
     }
     m.raw("</tbody></table></div>");
 }
@@ -107,13 +121,13 @@ fn cost_table(m: &mut Markup, costs: &[&Value]) {
     for c in costs {
         let query = text_or_empty(c, "query");
         let table = text_or_empty(c, "table");
-        m.raw("<tr><td>")
+        m.raw("<tr><td class=\"name\">")
             .el(
                 "a",
                 &[("href", &format!("#{}", anchor("query", query)))],
                 query,
             )
-            .raw("</td><td>")
+            .raw("</td><td class=\"name\">")
             .el(
                 "a",
                 &[("href", &format!("#{}", anchor("table", table)))],
@@ -139,7 +153,7 @@ fn cost_table(m: &mut Markup, costs: &[&Value]) {
 }
 
 fn key_side_cells(m: &mut Markup, side: &Value) {
-    num_cell(m, &number_text(side, "partitions"));
+    num_cell(m, &count_text(side, "partitions"));
     num_cell(m, &count_text(side, "rows_per_partition"));
     num_cell(
         m,
@@ -189,7 +203,7 @@ fn per_key(m: &mut Markup, plans: &[Value]) {
 fn per_key_row(m: &mut Markup, p: &Value, side: &str) {
     let k = p.get(side).unwrap_or(&Value::Null);
     let table = text_or_empty(p, "table");
-    m.raw("<tr><td>")
+    m.raw("<tr><td class=\"name\">")
         .el(
             "a",
             &[("href", &format!("#{}", anchor("table", table)))],
