@@ -73,11 +73,19 @@ fn a_query_block_shows_its_cost_for_typical_and_hottest_key() {
     let queries = section(&html, "queries");
     let block = &queries[queries.find("id=\"query-recent_readings\"").expect("block")..];
     let block = &block[..block.find("</details>").expect("closed")];
-    assert!(block.contains("typical (p50)") && block.contains("hottest (max)"));
-    assert!(block.contains("skew 125k×: the hottest truck reads 25×"));
-    // A read without a cost (null) shows no cost table.
+    assert!(
+        block.contains(
+            "<dt>typical key (p50)</dt><dd>2 partition(s) × 1 row(s) (64 B each), 2 row(s) read</dd>"
+        ),
+        "{block}"
+    );
+    assert!(block.contains(
+        "<dt>hottest key (max)</dt><dd>1 partition(s) × 125k row(s) (7.98 MB each), 50 row(s) read</dd>"
+    ));
+    assert!(block.contains("<dd>125k×: the hottest truck reads 25×"));
+    // A read without a cost (null) shows no cost lines.
     let truck = &queries[queries.find("id=\"query-truck\"").expect("block")..];
-    assert!(!truck[..truck.find("</details>").expect("closed")].contains("Cost per key"));
+    assert!(!truck[..truck.find("</details>").expect("closed")].contains("typical key"));
 }
 
 #[test]
@@ -110,4 +118,18 @@ fn a_design_without_the_newer_fields_still_renders() {
     assert!(!html.contains("class=\"reads\""));
     assert!(!html.contains("id=\"other\""));
     assert!(html.contains("id=\"write-move_truck\""));
+}
+
+#[test]
+fn the_synthetic_design_shows_every_field_in_its_own_section() {
+    let model = cqlmodel_html::sample::synthetic_design(60);
+    let html = render(Page::Design, &model, &Sources::new());
+    assert!(
+        !html.contains("class=\"fields other\""),
+        "a generic field list"
+    );
+    assert!(html.contains("id=\"sizing\""));
+    // Six write paths of three statements each; one in three reads first.
+    assert_eq!(html.matches("<p class=\"reads\">").count(), 6);
+    assert!(html.contains("&lt;one layout serves both&gt;"));
 }

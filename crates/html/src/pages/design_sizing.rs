@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::units::{format_bytes, format_count};
 use crate::escape::anchor;
 use crate::json::{list, number, number_text, text, text_or_empty};
-use crate::layout::Section;
+use crate::layout::{Item, OPEN_ITEMS_UP_TO, Section, close_item, open_item};
 use crate::markup::Markup;
 
 /// The top-level keys of design.json this section shows.
@@ -113,6 +113,17 @@ fn cost_table(m: &mut Markup, costs: &[&Value]) {
         m.el("p", &[], "No read is served by a sized table.");
         return;
     }
+    // A long table starts closed, as a section's many blocks do: the page
+    // opens fast and find-in-page still searches it.
+    let block = Item {
+        id: "cost-per-read".into(),
+        title: "Typical and hottest key of every read".into(),
+    };
+    let count = match costs.len() {
+        1 => "1 read".to_string(),
+        n => format!("{n} reads"),
+    };
+    open_item(m, &block, &count, costs.len() <= OPEN_ITEMS_UP_TO);
     m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th rowspan=\"2\">query</th><th rowspan=\"2\">table</th><th colspan=\"4\">typical key</th><th colspan=\"4\">hottest key</th><th rowspan=\"2\">skew (max / p50)</th></tr><tr>");
     for _ in 0..2 {
         m.raw("<th>partitions</th><th>rows / partition</th><th>size / partition</th><th>rows read</th>");
@@ -150,6 +161,7 @@ fn cost_table(m: &mut Markup, costs: &[&Value]) {
             .close("li");
     }
     m.close("ul");
+    close_item(m);
 }
 
 fn key_side_cells(m: &mut Markup, side: &Value) {
@@ -162,24 +174,41 @@ fn key_side_cells(m: &mut Markup, side: &Value) {
     num_cell(m, &count_text(side, "rows_read"));
 }
 
-/// One read's cost inside its access-pattern block: the typical and the
-/// hottest key side by side, and the note that compares them.
+/// One read's cost inside its access-pattern block: a line each for the
+/// typical and the hottest key, and the note that compares them. Lines, not
+/// a table: a design of hundreds of reads has one block per read, and the
+/// section's table already sets them side by side.
 pub fn query_cost(m: &mut Markup, cost: &Value) {
     if !cost.is_object() {
         return;
     }
-    m.el("h3", &[], "Cost per key");
-    m.raw("<div class=\"scroll\"><table class=\"data\"><thead><tr><th>key</th><th>partitions</th><th>rows / partition</th><th>size / partition</th><th>rows read</th></tr></thead><tbody>");
-    for (side, label) in [("typical", "typical (p50)"), ("hottest", "hottest (max)")] {
-        m.raw("<tr>").el("td", &[], label);
-        key_side_cells(m, cost.get(side).unwrap_or(&Value::Null));
-        m.raw("</tr>");
+    m.raw("<dl class=\"fields\">");
+    for (side, label) in [
+        ("typical", "typical key (p50)"),
+        ("hottest", "hottest key (max)"),
+    ] {
+        m.field(
+            label,
+            &key_side_line(cost.get(side).unwrap_or(&Value::Null)),
+        );
     }
-    m.raw("</tbody></table></div>");
-    m.open("p", &[])
-        .text(&format!("skew {}×: ", count_text(cost, "skew")))
+    m.el("dt", &[], "skew")
+        .open("dd", &[])
+        .text(&format!("{}×: ", count_text(cost, "skew")))
         .prose(text_or_empty(cost, "note"))
-        .close("p");
+        .close("dd")
+        .raw("</dl>");
+}
+
+/// `3 partition(s) × 40 row(s) (9.6 KB each), 100 row(s) read`.
+fn key_side_line(side: &Value) -> String {
+    format!(
+        "{} partition(s) × {} row(s) ({} each), {} row(s) read",
+        count_text(side, "partitions"),
+        count_text(side, "rows_per_partition"),
+        number(side, "bytes_per_partition").map_or_else(|| "—".into(), format_bytes),
+        count_text(side, "rows_read")
+    )
 }
 
 fn per_key(m: &mut Markup, plans: &[Value]) {
