@@ -13,7 +13,8 @@ use cqlmodel_review::{
 use serde_json::Value;
 
 use crate::input::read_source;
-use crate::outcome::{Output, ReviewFormat};
+// Re-exported: callers outside the crate (livetest) name them here.
+pub use crate::outcome::{Output, ReviewFormat};
 use crate::output::Model;
 use crate::schema_load::{LoadedSchema, load_schema_in, load_stats_file, query_file_diagnostics};
 
