@@ -8,8 +8,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use cqlmodel_design::{
-    DesignError, DesignErrorKind, DesignInput, DesignOptions, Source, WriteOptions, design_with,
-    json, write_design_with,
+    Design, DesignError, DesignErrorKind, DesignInput, DesignOptions, Source, WriteOptions,
+    design_with, json, write_design_with,
 };
 use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_human, render_json};
 
@@ -121,16 +121,7 @@ pub fn run_once(
     let d = match design_with(&input, &DesignOptions { horizon }) {
         Ok(d) => d,
         Err(e) => {
-            // CQL given as the model: one message instead of a syntax error
-            // per statement.
-            if let Some(wrong) = cql_given(input.model_sql, files.model) {
-                return input_error(&[wrong], &sources, json_output, color);
-            }
-            // Every problem of the stop, not only the first.
-            let diagnostics: Vec<Diagnostic> = std::iter::once(&e)
-                .chain(&e.also)
-                .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
-                .collect();
+            let diagnostics = stop_diagnostics(&e, input.model_sql, &files, &sources);
             return input_error(&diagnostics, &sources, json_output, color);
         }
     };
@@ -140,17 +131,16 @@ pub fn run_once(
         Some(path) => {
             progress.set_message(format!("planning the migration from {}", path.display()));
             let new_side = (d.schema_cql(), &d.write_paths);
-            match plan_existing(
+            let planned = plan_existing(
                 path,
                 &keyspace,
                 (&new_side.0, new_side.1),
                 migration_options,
                 &mut sources,
-            ) {
+            );
+            match planned {
                 Ok(m) => Some(m),
-                Err(diagnostics) => {
-                    return input_error(&diagnostics, &sources, json_output, color);
-                }
+                Err(diagnostics) => return input_error(&diagnostics, &sources, json_output, color),
             }
         }
         None => None,
@@ -168,94 +158,136 @@ pub fn run_once(
         return plain_error("output", &e.to_string(), json_output);
     }
     let review_errors = d.review.iter().filter(|f| f.is_error()).count();
-    let with_migration = |mut value: serde_json::Value| {
-        if let Some(m) = &migration {
-            value["migration"] = migration_json(m);
-        }
-        value
-    };
     let stdout = if json_output {
         String::new()
     } else {
-        let served = d.queries.iter().filter(|q| q.table.is_some()).count();
-        let mut s = format!(
-            "{} tables, {} of {} queries served, {} write paths, {} warnings, own review: {} errors, {} other findings → {}\n",
-            d.tables.len(),
-            served,
-            d.queries.len(),
-            d.write_paths.len(),
-            d.warnings.len(),
-            review_errors,
-            d.review.len() - review_errors,
-            out.display()
-        );
-        if let Some(m) = &migration {
-            s.push_str(&m.summary);
-        }
-        s.push_str(&cqlmodel_design::verdict::verdict_text(
-            &cqlmodel_design::verdict::verdict(&d),
-        ));
-        for q in &d.queries {
-            match (&q.table, &q.off_path) {
-                (Some(t), _) => s.push_str(&format!(
-                    "  {} → {t} ({} partition(s))\n",
-                    q.name,
-                    q.partitions.map_or("?".into(), |p| p.to_string())
-                )),
-                (None, Some(o)) => {
-                    s.push_str(&format!("  {} → off the OLTP path: {}\n", q.name, o.reason))
-                }
-                _ => {}
-            }
-        }
-        for f in d.review.iter().filter(|f| f.severity != "info") {
-            s.push_str(&format!(
-                "  review {} {}{}: {}\n",
-                f.severity,
-                f.code,
-                f.rule.as_deref().map_or(String::new(), |r| format!(" {r}")),
-                f.message
-            ));
-        }
-        s
+        summary_text(&d, out, migration.as_ref())
     };
-    // What was skipped or mapped in the inputs: info diagnostics, so that no
-    // choice about the input is silent.
-    let notes: Vec<Diagnostic> = d
-        .input_notes
-        .iter()
-        .map(|n| note_diagnostic(n, files.of(n.source), &sources))
-        .collect();
-    // Statements the designer could not translate: the rest is written, each
-    // gets its own diagnostic, and the run is a partial result (exit 1). A
-    // design its own review rejects is a partial result too: never exit 0.
-    let errors: Vec<Diagnostic> = d
-        .errors
-        .iter()
-        .map(|e| design_diagnostic(e, files.of(e.source_file), &sources))
-        .collect();
+    let (errors, notes) = design_diagnostics(&d, &files, &sources);
     let code = u8::from(
         !errors.is_empty()
             || review_errors > 0
             || migration.as_ref().is_some_and(|m| m.needs_attention),
     );
     let document = page_model.document(json_output, || {
-        let mut value = with_migration(json(&d));
-        if errors.is_empty() && notes.is_empty() {
-            return value;
-        }
-        // The design with its errors and its input notes rendered as every
-        // command renders them: `errors` holds only what was not designed,
-        // `notes` what the inputs held that was skipped or mapped.
-        value["errors"] = serde_json::json!(render_json(&errors, &sources));
-        value["notes"] = serde_json::json!(render_json(&notes, &sources));
-        value
+        design_document(&d, migration.as_ref(), (&errors, &notes), &sources)
     });
     if let Some(document) = document {
         return (document, String::new(), code);
     }
     let diagnostics: Vec<Diagnostic> = errors.into_iter().chain(notes).collect();
     (stdout, render_human(&diagnostics, &sources, color), code)
+}
+
+/// design.json: the design, the migration from `--existing`, and the errors
+/// and input notes rendered as every command renders them (`errors` holds only
+/// what was not designed, `notes` what the inputs held that was skipped or
+/// mapped).
+fn design_document(
+    d: &Design,
+    migration: Option<&ExistingMigration>,
+    (errors, notes): (&[Diagnostic], &[Diagnostic]),
+    sources: &SourceMap,
+) -> serde_json::Value {
+    let mut value = json(d);
+    if let Some(m) = migration {
+        value["migration"] = migration_json(m);
+    }
+    if errors.is_empty() && notes.is_empty() {
+        return value;
+    }
+    value["errors"] = serde_json::json!(render_json(errors, sources));
+    value["notes"] = serde_json::json!(render_json(notes, sources));
+    value
+}
+
+/// Why the designer stopped, as diagnostics: CQL given as the model is one
+/// message instead of a syntax error per statement; otherwise every problem
+/// of the stop, not only the first.
+fn stop_diagnostics(
+    e: &DesignError,
+    model_sql: &str,
+    files: &InputFiles,
+    sources: &SourceMap,
+) -> Vec<Diagnostic> {
+    if let Some(wrong) = cql_given(model_sql, files.model) {
+        return vec![wrong];
+    }
+    std::iter::once(e)
+        .chain(&e.also)
+        .map(|e| design_diagnostic(e, files.of(e.source_file), sources))
+        .collect()
+}
+
+/// The design's statements it could not translate (errors) and what the
+/// inputs held that was skipped or mapped (notes).
+fn design_diagnostics(
+    d: &Design,
+    files: &InputFiles,
+    sources: &SourceMap,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    // Statements the designer could not translate: the rest is written, each
+    // gets its own diagnostic, and the run is a partial result (exit 1). A
+    // design its own review rejects is a partial result too: never exit 0.
+    let errors = d
+        .errors
+        .iter()
+        .map(|e| design_diagnostic(e, files.of(e.source_file), sources))
+        .collect();
+    // Info diagnostics, so that no choice about the input is silent.
+    let notes = d
+        .input_notes
+        .iter()
+        .map(|n| note_diagnostic(n, files.of(n.source), sources))
+        .collect();
+    (errors, notes)
+}
+
+/// The text summary: counts, the migration's summary, the fit verdict, where
+/// each query went, and the own review's findings above info.
+fn summary_text(d: &Design, out: &Path, migration: Option<&ExistingMigration>) -> String {
+    let review_errors = d.review.iter().filter(|f| f.is_error()).count();
+    let served = d.queries.iter().filter(|q| q.table.is_some()).count();
+    let mut s = format!(
+        "{} tables, {} of {} queries served, {} write paths, {} warnings, own review: {} errors, {} other findings → {}\n",
+        d.tables.len(),
+        served,
+        d.queries.len(),
+        d.write_paths.len(),
+        d.warnings.len(),
+        review_errors,
+        d.review.len() - review_errors,
+        out.display()
+    );
+    if let Some(m) = migration {
+        s.push_str(&m.summary);
+    }
+    s.push_str(&cqlmodel_design::verdict::verdict_text(
+        &cqlmodel_design::verdict::verdict(d),
+    ));
+    for q in &d.queries {
+        match (&q.table, &q.off_path) {
+            (Some(t), _) => s.push_str(&format!(
+                "  {} → {t} ({} partition(s))\n",
+                q.name,
+                q.partitions.map_or("?".into(), |p| p.to_string())
+            )),
+            (None, Some(o)) => {
+                s.push_str(&format!("  {} → off the OLTP path: {}\n", q.name, o.reason))
+            }
+            _ => {}
+        }
+    }
+    for f in d.review.iter().filter(|f| f.severity != "info") {
+        s.push_str(&format!(
+            "  review {} {}{}: {}\n",
+            f.severity,
+            f.code,
+            f.rule.as_deref().map_or(String::new(), |r| format!(" {r}")),
+            f.message
+        ));
+    }
+    s
 }
 
 /// The keyspace: the model file's stem, or its directory's name for `model.sql`.

@@ -17,8 +17,8 @@ use cqlmodel_diagnostics::{Diagnostic, SourceMap, render_json};
 use cqlmodel_html::{Page, Sources, render};
 use serde_json::Value;
 
+use crate::outcome::Output;
 use crate::output::Model;
-use crate::review_cmd::Output;
 
 /// Where the page goes.
 #[derive(Debug, Clone, Copy)]

@@ -4,12 +4,15 @@
 pub mod cluster_args;
 pub mod design_cmd;
 pub mod design_existing;
+pub mod diagnose_args;
 pub mod diagnose_cmd;
 pub mod diagnose_live;
 pub mod explain;
 pub mod html_out;
 pub mod input;
+pub mod live_schema;
 pub mod migrate_cmd;
+pub mod outcome;
 pub mod output;
 pub mod progress;
 pub mod review_cmd;

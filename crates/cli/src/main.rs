@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
 use cqlmodel_cli::html_out::{PageTarget, run_with_html};
+use cqlmodel_cli::outcome;
 use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
@@ -88,95 +89,14 @@ enum Command {
         keyspace: Option<String>,
     },
     /// Partition sizes per table from workload statistics: rows, bytes, growth, bucketing.
-    Size {
-        /// Schema files or directories of `*.cql`.
-        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
-        schema: Vec<PathBuf>,
-        /// The statistics file (TOML; see docs/stats.md); with --cluster, its column sizes
-        /// and thresholds correct the assumed row size (measured figures win).
-        #[arg(long, required_unless_present = "cluster")]
-        stats: Option<PathBuf>,
-        /// Only this table (`ks.t`, or `t` when unambiguous).
-        #[arg(long)]
-        table: Option<String>,
-        /// The keyspace of a schema that creates none (run as `cqlsh -k KS -f
-        /// schema.cql`): its tables are read into KS, of unknown replication.
-        #[arg(long, conflicts_with = "cluster")]
-        keyspace: Option<String>,
-        /// Measured sizes of a live cluster's tables instead of assumed statistics.
-        #[command(flatten)]
-        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
-    },
+    Size(SizeCommand),
     /// Token ownership per node, and a table's data and request shares from its statistics.
     Ring(cqlmodel_cli::ring_cmd::RingArgs),
     /// The schema review: every table and query against the anti-pattern checklist.
-    Review {
-        /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
-        #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
-        schema: Vec<PathBuf>,
-        /// The application's statements, annotated (`-- @name q @rate 200/s @cl LOCAL_QUORUM`).
-        #[arg(long)]
-        queries: Option<PathBuf>,
-        /// Workload statistics (TOML; see docs/stats.md): sizes, cardinalities, growth.
-        #[arg(long)]
-        stats: Option<PathBuf>,
-        /// Rule levels and thresholds (default: ./cqlmodel.toml when present).
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// The session keyspace for unqualified table names in the queries; with
-        /// --cluster, only this keyspace of the deployed schema is reviewed.
-        #[arg(long)]
-        keyspace: Option<String>,
-        /// Exit 1 when a finding is at or above this severity.
-        #[arg(long, value_enum, default_value_t = FailOn::Error)]
-        fail_on: FailOn,
-        /// Review the deployed schema of a live cluster instead of schema files.
-        #[command(flatten)]
-        cluster: cqlmodel_cli::cluster_args::ClusterArgs,
-    },
+    Review(ReviewCommand),
     /// From a relational model (PostgreSQL DDL) and its SQL queries to a Cassandra
     /// schema, queries, write paths and a report with Chebotko diagrams.
-    Design {
-        /// The relational model, as `pg_dump --schema-only` writes it.
-        model: PathBuf,
-        /// The SQL queries and mutations, annotated (`-- @name q @rate 200/s`).
-        #[arg(long)]
-        queries: Option<PathBuf>,
-        /// Workload statistics of the relational entities (TOML; docs/stats.md).
-        #[arg(long)]
-        stats: Option<PathBuf>,
-        /// The output directory (schema.cql, queries.cql, report.md, diagrams/): new,
-        /// empty, or written by an earlier design (it holds `.cqlmodel-manifest`).
-        #[arg(short = 'o', long)]
-        out: PathBuf,
-        /// Write into a non-empty directory cqlmodel did not write: only the
-        /// design's files are replaced, every other file is left alone.
-        #[arg(long)]
-        force: bool,
-        /// The schema deployed today (CQL file or directory): the migration from it
-        /// to the design is written next to it (migration.md, migration/).
-        #[arg(long)]
-        existing: Option<PathBuf>,
-        /// The age at which an entity that grows with no retention is sized
-        /// (`3y`, `540d`); default 3y. An entity's
-        /// `horizon` in the statistics file wins for that entity.
-        #[arg(long, value_parser = parse_horizon)]
-        horizon: Option<u64>,
-        /// With --existing: a regular column CURRENT has and the design names
-        /// differently (`KS.TABLE.OLD=NEW`, repeatable), as for `migrate --rename`.
-        #[arg(
-            long = "rename",
-            value_name = "KS.TABLE.OLD=NEW",
-            requires = "existing"
-        )]
-        renames: Vec<String>,
-        /// With --existing: the database the migration is for.
-        #[arg(long, value_enum, requires = "existing")]
-        target: Option<cqlmodel_cli::migrate_cmd::TargetArg>,
-        /// With --existing: how the migration's CQL scripts are named.
-        #[arg(long, value_enum, requires = "existing")]
-        layout: Option<cqlmodel_cli::migrate_cmd::LayoutArg>,
-    },
+    Design(DesignCommand),
     /// Plan the change from the schema you have (OLD) to the one you need (NEW):
     /// in-place ALTERs, refusals with Cassandra's messages, phased rebuilds.
     Migrate(cqlmodel_cli::migrate_cmd::MigrateArgs),
@@ -209,6 +129,100 @@ enum Command {
     },
 }
 
+// `review`'s arguments (a plain comment: a doc comment would become the
+// subcommand's about text).
+#[derive(clap::Args)]
+struct ReviewCommand {
+    /// Schema files (CQL DDL, e.g. DESCRIBE KEYSPACE output) or directories of `*.cql`.
+    #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
+    schema: Vec<PathBuf>,
+    /// The application's statements, annotated (`-- @name q @rate 200/s @cl LOCAL_QUORUM`).
+    #[arg(long)]
+    queries: Option<PathBuf>,
+    /// Workload statistics (TOML; see docs/stats.md): sizes, cardinalities, growth.
+    #[arg(long)]
+    stats: Option<PathBuf>,
+    /// Rule levels and thresholds (default: ./cqlmodel.toml when present).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The session keyspace for unqualified table names in the queries; with
+    /// --cluster, only this keyspace of the deployed schema is reviewed.
+    #[arg(long)]
+    keyspace: Option<String>,
+    /// Exit 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
+    /// Review the deployed schema of a live cluster instead of schema files.
+    #[command(flatten)]
+    cluster: cqlmodel_cli::cluster_args::ClusterArgs,
+}
+
+// `size`'s arguments.
+#[derive(clap::Args)]
+struct SizeCommand {
+    /// Schema files or directories of `*.cql`.
+    #[arg(required_unless_present = "cluster", conflicts_with = "cluster")]
+    schema: Vec<PathBuf>,
+    /// The statistics file (TOML; see docs/stats.md); with --cluster, its column sizes
+    /// and thresholds correct the assumed row size (measured figures win).
+    #[arg(long, required_unless_present = "cluster")]
+    stats: Option<PathBuf>,
+    /// Only this table (`ks.t`, or `t` when unambiguous).
+    #[arg(long)]
+    table: Option<String>,
+    /// The keyspace of a schema that creates none (run as `cqlsh -k KS -f
+    /// schema.cql`): its tables are read into KS, of unknown replication.
+    #[arg(long, conflicts_with = "cluster")]
+    keyspace: Option<String>,
+    /// Measured sizes of a live cluster's tables instead of assumed statistics.
+    #[command(flatten)]
+    cluster: cqlmodel_cli::cluster_args::ClusterArgs,
+}
+
+// `design`'s arguments.
+#[derive(clap::Args)]
+struct DesignCommand {
+    /// The relational model, as `pg_dump --schema-only` writes it.
+    model: PathBuf,
+    /// The SQL queries and mutations, annotated (`-- @name q @rate 200/s`).
+    #[arg(long)]
+    queries: Option<PathBuf>,
+    /// Workload statistics of the relational entities (TOML; docs/stats.md).
+    #[arg(long)]
+    stats: Option<PathBuf>,
+    /// The output directory (schema.cql, queries.cql, report.md, diagrams/): new,
+    /// empty, or written by an earlier design (it holds `.cqlmodel-manifest`).
+    #[arg(short = 'o', long)]
+    out: PathBuf,
+    /// Write into a non-empty directory cqlmodel did not write: only the
+    /// design's files are replaced, every other file is left alone.
+    #[arg(long)]
+    force: bool,
+    /// The schema deployed today (CQL file or directory): the migration from it
+    /// to the design is written next to it (migration.md, migration/).
+    #[arg(long)]
+    existing: Option<PathBuf>,
+    /// The age at which an entity that grows with no retention is sized
+    /// (`3y`, `540d`); default 3y. An entity's
+    /// `horizon` in the statistics file wins for that entity.
+    #[arg(long, value_parser = parse_horizon)]
+    horizon: Option<u64>,
+    /// With --existing: a regular column CURRENT has and the design names
+    /// differently (`KS.TABLE.OLD=NEW`, repeatable), as for `migrate --rename`.
+    #[arg(
+        long = "rename",
+        value_name = "KS.TABLE.OLD=NEW",
+        requires = "existing"
+    )]
+    renames: Vec<String>,
+    /// With --existing: the database the migration is for.
+    #[arg(long, value_enum, requires = "existing")]
+    target: Option<cqlmodel_cli::migrate_cmd::TargetArg>,
+    /// With --existing: how the migration's CQL scripts are named.
+    #[arg(long, value_enum, requires = "existing")]
+    layout: Option<cqlmodel_cli::migrate_cmd::LayoutArg>,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let color = match cli.color {
@@ -227,13 +241,32 @@ fn main() -> ExitCode {
             "--html is for design, review, size, ring, diagnose and migrate",
         ));
     }
-    let target = PageTarget {
-        page: html_page.unwrap_or(Page::Review),
-        file: html,
-        stdout: cli.format == Format::Html,
+    let run = RunSettings {
+        target: PageTarget {
+            page: html_page.unwrap_or(Page::Review),
+            file: html,
+            stdout: cli.format == Format::Html,
+        },
+        format: cli.format,
+        json: cli.format == Format::Json,
+        color,
     };
-    let json = cli.format == Format::Json;
-    let code = match cli.command {
+    ExitCode::from(run_command(cli.command, &run))
+}
+
+/// What every command takes from the global flags.
+struct RunSettings<'a> {
+    /// Where the HTML page goes, if anywhere.
+    target: PageTarget<'a>,
+    format: Format,
+    /// `--format json`.
+    json: bool,
+    color: bool,
+}
+
+/// Runs one command; returns the exit code.
+fn run_command(command: Command, run: &RunSettings) -> u8 {
+    match command {
         Command::Explain {
             schema,
             query,
@@ -243,50 +276,18 @@ fn main() -> ExitCode {
             let queries = match (query, queries) {
                 (Some(q), _) => Queries::Inline(q),
                 (None, Some(f)) => Queries::File(f),
-                (None, None) => return ExitCode::from(usage("give --query or --queries")),
+                (None, None) => return usage("give --query or --queries"),
             };
-            run_explain(&schema, &queries, keyspace.as_deref(), cli.format, color)
+            run_explain(
+                &schema,
+                &queries,
+                keyspace.as_deref(),
+                run.format,
+                run.color,
+            )
         }
-        Command::Review {
-            schema,
-            queries,
-            stats,
-            config,
-            keyspace,
-            fail_on,
-            cluster,
-        } => {
-            let format = review_format(cli.format);
-            let args = |json: bool| review_cmd::ReviewArgs {
-                schema: schema.clone(),
-                queries: queries.clone(),
-                stats: stats.clone(),
-                config: config.clone(),
-                keyspace: keyspace.clone(),
-                cluster: cluster.clone(),
-                fail_on: match fail_on {
-                    FailOn::Info => Severity::Info,
-                    FailOn::Warning => Severity::Warning,
-                    FailOn::Error => Severity::Error,
-                },
-                format: if json {
-                    review_cmd::ReviewFormat::Json
-                } else {
-                    format
-                },
-                color,
-            };
-            let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
-            inputs.extend(
-                [&queries, &stats, &config]
-                    .into_iter()
-                    .flatten()
-                    .map(PathBuf::as_path),
-            );
-            let run = |model: &mut _| review_cmd::run_once(&args(json), model);
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
-        Command::Rules { name } => match cli.format {
+        Command::Review(args) => run_review(&args, run),
+        Command::Rules { name } => match run.format {
             Format::Json => emit_output(cqlmodel_cli::rules_json::rules_json(name.as_deref())),
             _ => emit_output(review_cmd::rules(name.as_deref())),
         },
@@ -302,156 +303,183 @@ fn main() -> ExitCode {
                 Err(e) => usage(&format!("cannot render the manual page: {e}")),
             }
         }
-        Command::Migrate(args) => {
-            let epoch = cqlmodel_cli::migrate_cmd::epoch_seconds();
-            let run = |model: &mut _| {
-                cqlmodel_cli::migrate_cmd::run_once(&args, json, color, epoch, model)
-            };
-            let mut inputs: Vec<&Path> = args.schemas.iter().map(PathBuf::as_path).collect();
-            inputs.extend(
-                [&args.queries, &args.stats]
-                    .into_iter()
-                    .flatten()
-                    .map(PathBuf::as_path),
-            );
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
-        Command::Diagnose(args) => {
-            let format = review_format(cli.format);
-            let run =
-                |model: &mut _| cqlmodel_cli::diagnose_cmd::run_once(&args, format, color, model);
-            let inputs: Vec<&Path> = args
-                .inputs
-                .iter()
-                .chain(&args.schema)
-                .map(PathBuf::as_path)
-                .collect();
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
-        Command::Design {
-            model,
-            queries,
-            stats,
-            out,
-            force,
-            existing,
-            horizon,
-            renames,
-            target: migration_target,
-            layout,
-        } => {
-            let migration = cqlmodel_cli::design_existing::MigrationOptions {
-                renames,
-                target: migration_target.map(Into::into).unwrap_or_default(),
-                layout: layout.map(Into::into).unwrap_or_default(),
-            };
-            let files = cqlmodel_cli::design_cmd::DesignFiles {
-                model: &model,
-                queries: queries.as_deref(),
-                stats: stats.as_deref(),
-                existing: existing.as_deref(),
-                horizon,
-                migration: &migration,
-            };
-            let run = |model: &mut _| {
-                let options = cqlmodel_design::WriteOptions { force };
-                let (stdout, stderr, code) =
-                    cqlmodel_cli::design_cmd::run_once(&files, &out, options, json, color, model);
-                review_cmd::Output {
-                    stdout,
-                    stderr,
-                    code,
-                }
-            };
-            let mut inputs: Vec<&Path> = vec![&model];
-            inputs.extend(
-                [&queries, &stats]
-                    .into_iter()
-                    .flatten()
-                    .map(PathBuf::as_path),
-            );
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
-        Command::Size {
-            schema,
-            stats,
-            table,
-            keyspace,
-            cluster,
-        } => {
-            let run = |model: &mut _| {
-                let (stdout, stderr, code) = match &stats {
-                    Some(stats) if !cluster.is_set() => cqlmodel_cli::size::run_once(
-                        cqlmodel_cli::size::SizeInputs {
-                            schema: &schema,
-                            stats,
-                            table: table.as_deref(),
-                            keyspace: keyspace.as_deref(),
-                        },
-                        json,
-                        color,
-                        model,
-                    ),
-                    _ => cqlmodel_cli::size_live::run_once(
-                        &cqlmodel_cli::size_live::SizeLiveArgs {
-                            cluster: cluster.clone(),
-                            table: table.clone(),
-                            stats: stats.clone(),
-                        },
-                        json,
-                        color,
-                        model,
-                    ),
-                };
-                review_cmd::Output {
-                    stdout,
-                    stderr,
-                    code,
-                }
-            };
-            let mut inputs: Vec<&Path> = schema.iter().map(PathBuf::as_path).collect();
-            inputs.extend(stats.as_deref());
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
-        Command::Ring(args) => {
-            let run = |model: &mut _| {
-                let (out, err, code) = cqlmodel_cli::ring_cmd::run_once(args.clone(), json, model);
-                // Ring text has no color: datacenter and node names from the
-                // topology file are escaped with the rest.
-                let stdout = if json {
-                    out
-                } else {
-                    escape_controls(&out).into_owned()
-                };
-                review_cmd::Output {
-                    stdout,
-                    stderr: escape_controls(&err).into_owned(),
-                    code,
-                }
-            };
-            let inputs: Vec<&Path> = [&args.topology, &args.stats]
-                .into_iter()
-                .flatten()
-                .chain(args.schema.iter().chain(&args.schema_flag))
-                .map(PathBuf::as_path)
-                .collect();
-            emit_output(run_with_html(target, &inputs, json, run))
-        }
+        Command::Migrate(args) => run_migrate(&args, run),
+        Command::Diagnose(args) => run_diagnose(&args, run),
+        Command::Design(args) => run_design(args, run),
+        Command::Size(args) => run_size(&args, run),
+        Command::Ring(args) => run_ring(&args, run),
         Command::Token { types, hex, values } => match (hex, values) {
             (Some(path), _) => run_hex_stream(&path),
-            (None, Some(values)) => run_typed_token(&types, &values, cli.format),
+            (None, Some(values)) => run_typed_token(&types, &values, run.format),
             (None, None) => usage("give the key's values, or --hex -"),
         },
+    }
+}
+
+fn run_review(cli: &ReviewCommand, run: &RunSettings) -> u8 {
+    let format = review_format(run.format);
+    let args = |json: bool| review_cmd::ReviewArgs {
+        schema: cli.schema.clone(),
+        queries: cli.queries.clone(),
+        stats: cli.stats.clone(),
+        config: cli.config.clone(),
+        keyspace: cli.keyspace.clone(),
+        cluster: cli.cluster.clone(),
+        fail_on: match cli.fail_on {
+            FailOn::Info => Severity::Info,
+            FailOn::Warning => Severity::Warning,
+            FailOn::Error => Severity::Error,
+        },
+        format: if json {
+            outcome::ReviewFormat::Json
+        } else {
+            format
+        },
+        color: run.color,
     };
-    ExitCode::from(code)
+    let mut inputs: Vec<&Path> = cli.schema.iter().map(PathBuf::as_path).collect();
+    inputs.extend(
+        [&cli.queries, &cli.stats, &cli.config]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path),
+    );
+    let json = run.json;
+    let review = |model: &mut _| review_cmd::run_once(&args(json), model);
+    emit_output(run_with_html(run.target, &inputs, json, review))
+}
+
+fn run_migrate(args: &cqlmodel_cli::migrate_cmd::MigrateArgs, run: &RunSettings) -> u8 {
+    let epoch = cqlmodel_cli::migrate_cmd::epoch_seconds();
+    let migrate = |model: &mut _| {
+        cqlmodel_cli::migrate_cmd::run_once(args, run.json, run.color, epoch, model)
+    };
+    let mut inputs: Vec<&Path> = args.schemas.iter().map(PathBuf::as_path).collect();
+    inputs.extend(
+        [&args.queries, &args.stats]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path),
+    );
+    emit_output(run_with_html(run.target, &inputs, run.json, migrate))
+}
+
+fn run_diagnose(args: &cqlmodel_cli::diagnose_cmd::DiagnoseArgs, run: &RunSettings) -> u8 {
+    let format = review_format(run.format);
+    let diagnose =
+        |model: &mut _| cqlmodel_cli::diagnose_cmd::run_once(args, format, run.color, model);
+    let inputs: Vec<&Path> = args
+        .inputs
+        .iter()
+        .chain(&args.schema)
+        .map(PathBuf::as_path)
+        .collect();
+    emit_output(run_with_html(run.target, &inputs, run.json, diagnose))
+}
+
+fn run_design(cli: DesignCommand, run: &RunSettings) -> u8 {
+    let migration = cqlmodel_cli::design_existing::MigrationOptions {
+        renames: cli.renames,
+        target: cli.target.map(Into::into).unwrap_or_default(),
+        layout: cli.layout.map(Into::into).unwrap_or_default(),
+    };
+    let files = cqlmodel_cli::design_cmd::DesignFiles {
+        model: &cli.model,
+        queries: cli.queries.as_deref(),
+        stats: cli.stats.as_deref(),
+        existing: cli.existing.as_deref(),
+        horizon: cli.horizon,
+        migration: &migration,
+    };
+    let design = |model: &mut _| {
+        let options = cqlmodel_design::WriteOptions { force: cli.force };
+        let (stdout, stderr, code) = cqlmodel_cli::design_cmd::run_once(
+            &files, &cli.out, options, run.json, run.color, model,
+        );
+        outcome::Output {
+            stdout,
+            stderr,
+            code,
+        }
+    };
+    let mut inputs: Vec<&Path> = vec![&cli.model];
+    inputs.extend(
+        [&cli.queries, &cli.stats]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path),
+    );
+    emit_output(run_with_html(run.target, &inputs, run.json, design))
+}
+
+fn run_size(cli: &SizeCommand, run: &RunSettings) -> u8 {
+    let size = |model: &mut _| {
+        let (stdout, stderr, code) = match &cli.stats {
+            Some(stats) if !cli.cluster.is_set() => cqlmodel_cli::size::run_once(
+                cqlmodel_cli::size::SizeInputs {
+                    schema: &cli.schema,
+                    stats,
+                    table: cli.table.as_deref(),
+                    keyspace: cli.keyspace.as_deref(),
+                },
+                run.json,
+                run.color,
+                model,
+            ),
+            _ => cqlmodel_cli::size_live::run_once(
+                &cqlmodel_cli::size_live::SizeLiveArgs {
+                    cluster: cli.cluster.clone(),
+                    table: cli.table.clone(),
+                    stats: cli.stats.clone(),
+                },
+                run.json,
+                run.color,
+                model,
+            ),
+        };
+        outcome::Output {
+            stdout,
+            stderr,
+            code,
+        }
+    };
+    let mut inputs: Vec<&Path> = cli.schema.iter().map(PathBuf::as_path).collect();
+    inputs.extend(cli.stats.as_deref());
+    emit_output(run_with_html(run.target, &inputs, run.json, size))
+}
+
+fn run_ring(args: &cqlmodel_cli::ring_cmd::RingArgs, run: &RunSettings) -> u8 {
+    let json = run.json;
+    let ring = |model: &mut _| {
+        let (out, err, code) = cqlmodel_cli::ring_cmd::run_once(args.clone(), json, model);
+        // Ring text has no color: datacenter and node names from the
+        // topology file are escaped with the rest.
+        let stdout = if json {
+            out
+        } else {
+            escape_controls(&out).into_owned()
+        };
+        outcome::Output {
+            stdout,
+            stderr: escape_controls(&err).into_owned(),
+            code,
+        }
+    };
+    let inputs: Vec<&Path> = [&args.topology, &args.stats]
+        .into_iter()
+        .flatten()
+        .chain(args.schema.iter().chain(&args.schema_flag))
+        .map(PathBuf::as_path)
+        .collect();
+    emit_output(run_with_html(run.target, &inputs, json, ring))
 }
 
 /// The HTML page of a command, `None` for the commands without one.
 fn html_page(command: &Command) -> Option<Page> {
     match command {
-        Command::Design { .. } => Some(Page::Design),
-        Command::Review { .. } => Some(Page::Review),
-        Command::Size { .. } => Some(Page::Size),
+        Command::Design(_) => Some(Page::Design),
+        Command::Review(_) => Some(Page::Review),
+        Command::Size(_) => Some(Page::Size),
         Command::Ring(_) => Some(Page::Ring),
         Command::Diagnose(_) => Some(Page::Diagnose),
         Command::Migrate(_) => Some(Page::Migrate),
@@ -459,18 +487,18 @@ fn html_page(command: &Command) -> Option<Page> {
     }
 }
 
-fn review_format(format: Format) -> review_cmd::ReviewFormat {
+fn review_format(format: Format) -> outcome::ReviewFormat {
     match format {
-        Format::Text => review_cmd::ReviewFormat::Text,
-        Format::Json => review_cmd::ReviewFormat::Json,
-        Format::Sarif => review_cmd::ReviewFormat::Sarif,
+        Format::Text => outcome::ReviewFormat::Text,
+        Format::Json => outcome::ReviewFormat::Json,
+        Format::Sarif => outcome::ReviewFormat::Sarif,
         // The page is rendered from the JSON model; stdout's text is dropped
         // and stderr keeps the text diagnostics.
-        Format::Html => review_cmd::ReviewFormat::Text,
+        Format::Html => outcome::ReviewFormat::Text,
     }
 }
 
-fn emit_output(out: review_cmd::Output) -> u8 {
+fn emit_output(out: outcome::Output) -> u8 {
     emit(&out.stdout, &out.stderr, out.code)
 }
 
@@ -580,7 +608,7 @@ fn unsupported_format(command: &Command, format: Format) -> Option<String> {
         );
     }
     let name = match command {
-        Command::Review { .. } | Command::Diagnose(_) => return None,
+        Command::Review(_) | Command::Diagnose(_) => return None,
         Command::Token { hex: Some(_), .. } if format != Format::Text => {
             return Some("`token --hex` writes one token per line: text only".into());
         }
@@ -589,9 +617,9 @@ fn unsupported_format(command: &Command, format: Format) -> Option<String> {
         }
         _ if format != Format::Sarif => return None,
         Command::Explain { .. } => "explain",
-        Command::Size { .. } => "size",
+        Command::Size(_) => "size",
         Command::Ring(_) => "ring",
-        Command::Design { .. } => "design",
+        Command::Design(_) => "design",
         Command::Rules { .. } => "rules",
         Command::Migrate(_) => "migrate",
         Command::Token { .. } => "token",

@@ -12,8 +12,8 @@ use cqlmodel_schema::Origin;
 use serde_json::{Value, json};
 
 use crate::input::read_source;
+use crate::outcome::Output;
 use crate::output::Model;
-use crate::review_cmd::Output;
 use crate::schema_load::{LoadedSchema, load_schema, load_stats_file, parse_diagnostics};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -186,45 +186,14 @@ pub fn run_once(
 ) -> Output {
     let mut sources = SourceMap::new();
     let live = !args.cluster.cluster.is_empty();
-    let (old_path, new_path) = match (args.schemas.as_slice(), live) {
-        ([old, new], false) => (Some(old.as_path()), new.as_path()),
-        ([new], true) => (None, new.as_path()),
-        ([_], false) => {
-            return plain(
-                "give OLD and NEW, or --cluster HOST and NEW".to_string(),
-                json_out,
-                color,
-            );
-        }
-        _ => {
-            return plain(
-                "with --cluster, give only NEW: OLD is the deployed schema".to_string(),
-                json_out,
-                color,
-            );
-        }
+    let (old_path, new_path) = match schema_paths(args, live) {
+        Ok(paths) => paths,
+        Err(message) => return plain(message.to_string(), json_out, color),
     };
-    let old = match old_path {
-        Some(path) => load(path, &mut sources),
-        None => crate::diagnose_live::load_live_schema(&args.cluster.options(), &mut sources)
-            .map_err(|e| vec![Diagnostic::error("input", e)]),
-    };
-    let old = match old {
-        Ok(l) => l,
+    let (old, new) = match load_old_and_new(args, old_path, new_path, &mut sources) {
+        Ok(both) => both,
         Err(d) => return fail(&d, &sources, json_out, color),
     };
-    let new = match load(new_path, &mut sources) {
-        Ok(l) => l,
-        Err(d) => return fail(&d, &sources, json_out, color),
-    };
-    // The cluster holds every keyspace; NEW describes the ones being changed.
-    // Keyspaces NEW does not name are left out of OLD, never planned as drops.
-    let mut old = old;
-    if live {
-        old.schema
-            .keyspaces
-            .retain(|name, _| new.schema.keyspaces.contains_key(name));
-    }
     let queries = match &args.queries {
         Some(p) => match load_app_statements(p, &old, &mut sources) {
             Ok(q) => q,
@@ -292,6 +261,40 @@ pub fn run_once(
         stderr: String::new(),
         code,
     }
+}
+
+/// OLD's and NEW's paths (OLD is `None` with `--cluster`: the deployed
+/// schema), or what is wrong with the arguments.
+fn schema_paths(args: &MigrateArgs, live: bool) -> Result<(Option<&Path>, &Path), &'static str> {
+    match (args.schemas.as_slice(), live) {
+        ([old, new], false) => Ok((Some(old.as_path()), new.as_path())),
+        ([new], true) => Ok((None, new.as_path())),
+        ([_], false) => Err("give OLD and NEW, or --cluster HOST and NEW"),
+        _ => Err("with --cluster, give only NEW: OLD is the deployed schema"),
+    }
+}
+
+/// OLD (a file, or the cluster's deployed schema) and NEW, loaded.
+fn load_old_and_new(
+    args: &MigrateArgs,
+    old_path: Option<&Path>,
+    new_path: &Path,
+    sources: &mut SourceMap,
+) -> Result<(LoadedSchema, LoadedSchema), Vec<Diagnostic>> {
+    let mut old = match old_path {
+        Some(path) => load(path, sources)?,
+        None => crate::live_schema::load_live_schema(&args.cluster.options(), sources)
+            .map_err(|e| vec![Diagnostic::error("input", e)])?,
+    };
+    let new = load(new_path, sources)?;
+    // The cluster holds every keyspace; NEW describes the ones being changed.
+    // Keyspaces NEW does not name are left out of OLD, never planned as drops.
+    if old_path.is_none() {
+        old.schema
+            .keyspaces
+            .retain(|name, _| new.schema.keyspaces.contains_key(name));
+    }
+    Ok((old, new))
 }
 
 /// The summary (text) or the plan (JSON: the changes, each also under `table`,

@@ -6,20 +6,17 @@ use std::path::{Path, PathBuf};
 use cqlmodel_diagnostics::{
     Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
 };
-use cqlmodel_review::summary::summarize;
-use cqlmodel_review::{Config, RULES, ReviewInput, find_rule, load_queries, review, rule_page};
+use cqlmodel_review::summary::{Summary, summarize};
+use cqlmodel_review::{
+    Config, Query, RULES, ReviewInput, Suppression, find_rule, load_queries, review, rule_page,
+};
 use serde_json::Value;
 
 use crate::input::read_source;
+// Re-exported: callers outside the crate (livetest) name them here.
+pub use crate::outcome::{Output, ReviewFormat};
 use crate::output::Model;
-use crate::schema_load::{load_schema_in, load_stats_file, query_file_diagnostics};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewFormat {
-    Text,
-    Json,
-    Sarif,
-}
+use crate::schema_load::{LoadedSchema, load_schema_in, load_stats_file, query_file_diagnostics};
 
 pub struct ReviewArgs {
     pub schema: Vec<PathBuf>,
@@ -34,13 +31,6 @@ pub struct ReviewArgs {
     pub color: bool,
 }
 
-/// The outcome: what to print on stdout and stderr, and the exit code.
-pub struct Output {
-    pub stdout: String,
-    pub stderr: String,
-    pub code: u8,
-}
-
 pub fn run(args: &ReviewArgs) -> Output {
     run_once(args, &mut Model::unwanted())
 }
@@ -50,41 +40,15 @@ pub fn run(args: &ReviewArgs) -> Output {
 pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     let mut sources = SourceMap::new();
     let mut input_problems: Vec<Diagnostic> = Vec::new();
-    let known: Vec<&str> = RULES.iter().map(|r| r.name).collect();
 
-    let mut config = match config_path(args.config.as_deref()) {
-        None => Config::default(),
-        Some(path) => match read_source(&path, &mut sources) {
-            Ok(file) => {
-                let text = sources
-                    .get(file)
-                    .map(|f| f.text.clone())
-                    .unwrap_or_default();
-                match Config::parse(&text, &known) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        let mut d = Diagnostic::error("config", e.message.clone()).with_file(file);
-                        if let Some(span) = e.span {
-                            d = d.with_primary(span, "here");
-                        }
-                        return input_error(&[d], &sources, args);
-                    }
-                }
-            }
-            Err(e) => return plain_error(&e.to_string(), args),
-        },
+    let mut config = match load_config(args, &mut sources) {
+        Ok(c) => c,
+        Err(out) => return out,
     };
 
-    let (loaded, live_file) = if args.cluster.is_set() {
-        match crate::review_live::load(&args.cluster, args.keyspace.as_deref(), &mut sources) {
-            Ok(live) => (live.loaded, Some(live.file)),
-            Err(e) => return plain_error(&e, args),
-        }
-    } else {
-        match load_schema_in(&args.schema, &mut sources, args.keyspace.as_deref()) {
-            Ok(l) => (l, None),
-            Err(e) => return plain_error(&e.to_string(), args),
-        }
+    let (loaded, live_file) = match load_reviewed_schema(args, &mut sources) {
+        Ok(loaded) => loaded,
+        Err(out) => return out,
     };
     config.deployed = live_file.is_some();
     input_problems.extend(loaded.diagnostics.iter().cloned());
@@ -93,25 +57,14 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
     let keyspace = loaded.session_keyspace(args.keyspace.as_deref());
     let mut queries = Vec::new();
     if let Some(path) = &args.queries {
-        let file = match read_source(path, &mut sources) {
-            Ok(f) => f,
+        let read = read_queries(path, &loaded.schema, keyspace.as_deref(), &mut sources);
+        let read = match read {
+            Ok(read) => read,
             Err(e) => return plain_error(&e.to_string(), args),
         };
-        let text = sources
-            .get(file)
-            .map(|f| f.text.clone())
-            .unwrap_or_default();
-        let parsed = cqlmodel_cql::parse(&text);
-        input_problems.extend(query_file_diagnostics(&parsed, &text, file));
-        let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
-        suppressions.extend(cqlmodel_review::suppressions(
-            file,
-            &parsed.statement_comments(),
-            &spans,
-        ));
-        let (q, diags) = load_queries(&loaded.schema, file, &parsed, keyspace.as_deref(), 1);
-        queries = q;
-        input_problems.extend(diags);
+        queries = read.queries;
+        input_problems.extend(read.problems);
+        suppressions.extend(read.suppressions);
     }
 
     let stats = match &args.stats {
@@ -166,43 +119,143 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         document
     });
     model.keep_sources(&sources);
-    let (stdout, stderr) = match args.format {
+    let shown = Shown {
+        findings: &findings,
+        input_problems: &input_problems,
+        sources: &sources,
+    };
+    let (stdout, stderr) = render(args, &shown, summary.as_ref(), few, document);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
+}
+
+/// The schema under review: the deployed one with `--cluster` (and the index
+/// of its rebuilt DDL among the sources), else the schema files.
+fn load_reviewed_schema(
+    args: &ReviewArgs,
+    sources: &mut SourceMap,
+) -> Result<(LoadedSchema, Option<usize>), Output> {
+    let keyspace = args.keyspace.as_deref();
+    if args.cluster.is_set() {
+        crate::review_live::load(&args.cluster, keyspace, sources)
+            .map(|live| (live.loaded, Some(live.file)))
+            .map_err(|e| plain_error(&e, args))
+    } else {
+        load_schema_in(&args.schema, sources, keyspace)
+            .map(|l| (l, None))
+            .map_err(|e| plain_error(&e.to_string(), args))
+    }
+}
+
+/// The rule levels and thresholds; an unreadable or invalid file is the
+/// run's output (exit 2).
+fn load_config(args: &ReviewArgs, sources: &mut SourceMap) -> Result<Config, Output> {
+    let Some(path) = config_path(args.config.as_deref()) else {
+        return Ok(Config::default());
+    };
+    let file = match read_source(&path, sources) {
+        Ok(file) => file,
+        Err(e) => return Err(plain_error(&e.to_string(), args)),
+    };
+    let text = sources
+        .get(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    let known: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+    Config::parse(&text, &known).map_err(|e| {
+        let mut d = Diagnostic::error("config", e.message.clone()).with_file(file);
+        if let Some(span) = e.span {
+            d = d.with_primary(span, "here");
+        }
+        input_error(&[d], sources, args)
+    })
+}
+
+/// What the query file holds for the review.
+struct QueryFile {
+    queries: Vec<Query>,
+    /// Syntax and loading problems.
+    problems: Vec<Diagnostic>,
+    suppressions: Vec<Suppression>,
+}
+
+/// The query file: its queries, its syntax and loading problems, and the
+/// suppressions its comments declare.
+fn read_queries(
+    path: &Path,
+    schema: &cqlmodel_schema::Schema,
+    keyspace: Option<&str>,
+    sources: &mut SourceMap,
+) -> Result<QueryFile, crate::input::InputError> {
+    let file = read_source(path, sources)?;
+    let text = sources
+        .get(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    let parsed = cqlmodel_cql::parse(&text);
+    let mut problems = query_file_diagnostics(&parsed, &text, file);
+    let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
+    let suppressions = cqlmodel_review::suppressions(file, &parsed.statement_comments(), &spans);
+    let (queries, diags) = load_queries(schema, file, &parsed, keyspace, 1);
+    problems.extend(diags);
+    Ok(QueryFile {
+        queries,
+        problems,
+        suppressions,
+    })
+}
+
+/// What the review found, for the renderers.
+struct Shown<'a> {
+    findings: &'a [Diagnostic],
+    input_problems: &'a [Diagnostic],
+    sources: &'a SourceMap,
+}
+
+/// stdout and stderr in the asked format: text (the workload's shape first,
+/// when a query list was given), the JSON document, or SARIF.
+fn render(
+    args: &ReviewArgs,
+    shown: &Shown,
+    summary: Option<&Summary>,
+    few: u64,
+    document: Option<String>,
+) -> (String, String) {
+    let Shown {
+        findings,
+        input_problems,
+        sources,
+    } = *shown;
+    match args.format {
         ReviewFormat::Text => {
             let mut text = String::new();
-            if let Some(s) = &summary {
+            if let Some(s) = summary {
                 text.push_str("query list:\n");
                 for line in s.lines(few) {
                     text.push_str(&format!("  {line}\n"));
                 }
                 text.push('\n');
             }
-            text.push_str(&render_text(
-                &findings,
-                &input_problems,
-                &sources,
-                args.color,
-            ));
-            (text, render_human(&input_problems, &sources, args.color))
+            text.push_str(&render_text(findings, input_problems, sources, args.color));
+            (text, render_human(input_problems, sources, args.color))
         }
         ReviewFormat::Json => (document.unwrap_or_default(), String::new()),
         ReviewFormat::Sarif => {
-            let mut all = input_problems.clone();
+            let mut all = input_problems.to_vec();
             all.extend(findings.iter().cloned());
             (
                 pretty(&render_sarif(
                     &all,
-                    &sources,
+                    sources,
                     env!("CARGO_PKG_VERSION"),
                     &rule_metas(),
                 )),
                 String::new(),
             )
         }
-    };
-    Output {
-        stdout,
-        stderr,
-        code,
     }
 }
 

@@ -28,7 +28,7 @@ pub fn load(
 ) -> Result<LiveSchema, String> {
     let name = format!("{} (system_schema)", cluster.label());
     let (mut loaded, file) =
-        crate::diagnose_live::load_live_schema_named(&cluster.options(), &name, sources)?;
+        crate::live_schema::load_live_schema_named(&cluster.options(), &name, sources)?;
     match keyspace {
         Some(ks) => {
             if !loaded.schema.keyspaces.contains_key(ks) {
@@ -190,7 +190,7 @@ mod tests {
             "cluster 10.0.0.1 (system_schema)",
             ddl.to_string(),
         ));
-        let (schema, problems) = crate::diagnose_live::build_live(ddl, file);
+        let (schema, problems) = crate::live_schema::build_live(ddl, file);
         assert!(problems.is_empty(), "{problems:?}");
         let config = cqlmodel_review::Config {
             deployed: true,
@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn an_alter_fix_is_left_alone() {
         let ddl = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': '1'};\nCREATE TABLE ks.t (k int PRIMARY KEY, v int);\n";
-        let (schema, _) = crate::diagnose_live::build_live(ddl, 0);
+        let (schema, _) = crate::live_schema::build_live(ddl, 0);
         let cluster = ClusterArgs {
             cluster: vec!["10.0.0.1".to_string()],
             ..ClusterArgs::default()

@@ -487,6 +487,79 @@ fn table(header: &[&str], rows: &[Vec<String>], align: &str) -> String {
     out
 }
 
+/// One datacenter's `nodetool status`-like table: each node's rack, tokens
+/// and ownership, and with a table's load its data and request shares.
+fn datacenter_table(
+    out: &mut String,
+    ring: &Ring,
+    owned: &Ownership,
+    load: Option<&TableLoad>,
+    (dc, name): (usize, &String),
+) {
+    let title = format!("Datacenter: {name}");
+    let _ = writeln!(out, "\n{title}\n{}", "=".repeat(title.chars().count()));
+    let mut header = vec!["Node", "Rack", "Tokens", "Owns", "Owns (effective)"];
+    if load.is_some() {
+        header.extend(["Data", "Requests"]);
+    }
+    let rows: Vec<Vec<String>> = ring
+        .dc_nodes(dc)
+        .filter_map(|id| {
+            let node = ring.node(id)?;
+            let own = owned.nodes.get(id.index())?;
+            let mut row = vec![
+                node.name.clone(),
+                node.rack.clone(),
+                node.tokens.len().to_string(),
+                percent(own.primary),
+                percent(own.effective),
+            ];
+            if let Some(share) = load.and_then(|l| l.report.nodes.get(id.index())) {
+                row.push(percent(share.data_share));
+                row.push(percent(share.request_share));
+            }
+            Some(row)
+        })
+        .collect();
+    out.push_str(&table(&header, &rows, "llrrrrr"));
+}
+
+/// The hottest sampled partitions of a table, with their replicas, and the
+/// sampling's assumptions.
+fn hottest_partitions(out: &mut String, ring: &Ring, l: &TableLoad) {
+    let _ = writeln!(
+        out,
+        "\nHottest partitions{}:",
+        if l.report.hottest_exact {
+            ""
+        } else {
+            " (approximate: many distinct partitions)"
+        }
+    );
+    let rows: Vec<Vec<String>> = l
+        .report
+        .hottest
+        .iter()
+        .map(|h| {
+            vec![
+                h.token.to_string(),
+                count(h.samples),
+                percent(h.data_share),
+                percent(h.request_share),
+                replica_names(ring, &h.replicas).join(", "),
+            ]
+        })
+        .collect();
+    out.push_str(&table(
+        &["Token", "Samples", "Data", "Requests", "Replicas"],
+        &rows,
+        "rrrrl",
+    ));
+    for a in &l.assumptions {
+        let _ = writeln!(out, "assumption: {a}");
+    }
+}
+
 /// The text report: a `nodetool status`-like table per datacenter.
 pub fn report_text(
     ring: &Ring,
@@ -516,32 +589,7 @@ pub fn report_text(
         );
     }
     for (dc, name) in ring.datacenters().iter().enumerate() {
-        let title = format!("Datacenter: {name}");
-        let _ = writeln!(out, "\n{title}\n{}", "=".repeat(title.chars().count()));
-        let mut header = vec!["Node", "Rack", "Tokens", "Owns", "Owns (effective)"];
-        if load.is_some() {
-            header.extend(["Data", "Requests"]);
-        }
-        let rows: Vec<Vec<String>> = ring
-            .dc_nodes(dc)
-            .filter_map(|id| {
-                let node = ring.node(id)?;
-                let own = owned.nodes.get(id.index())?;
-                let mut row = vec![
-                    node.name.clone(),
-                    node.rack.clone(),
-                    node.tokens.len().to_string(),
-                    percent(own.primary),
-                    percent(own.effective),
-                ];
-                if let Some(share) = load.and_then(|l| l.report.nodes.get(id.index())) {
-                    row.push(percent(share.data_share));
-                    row.push(percent(share.request_share));
-                }
-                Some(row)
-            })
-            .collect();
-        out.push_str(&table(&header, &rows, "llrrrrr"));
+        datacenter_table(&mut out, ring, owned, load, (dc, name));
     }
     let ratio = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.2}"));
     let _ = write!(
@@ -559,37 +607,7 @@ pub fn report_text(
     }
     out.push('\n');
     if let Some(l) = load.filter(|l| !l.report.hottest.is_empty()) {
-        let _ = writeln!(
-            out,
-            "\nHottest partitions{}:",
-            if l.report.hottest_exact {
-                ""
-            } else {
-                " (approximate: many distinct partitions)"
-            }
-        );
-        let rows: Vec<Vec<String>> = l
-            .report
-            .hottest
-            .iter()
-            .map(|h| {
-                vec![
-                    h.token.to_string(),
-                    count(h.samples),
-                    percent(h.data_share),
-                    percent(h.request_share),
-                    replica_names(ring, &h.replicas).join(", "),
-                ]
-            })
-            .collect();
-        out.push_str(&table(
-            &["Token", "Samples", "Data", "Requests", "Replicas"],
-            &rows,
-            "rrrrl",
-        ));
-        for a in &l.assumptions {
-            let _ = writeln!(out, "assumption: {a}");
-        }
+        hottest_partitions(&mut out, ring, l);
     }
     out
 }

@@ -3,7 +3,7 @@
 use cqlmodel_review::{RULES, Rule, find_rule};
 use serde_json::{Value, json};
 
-use crate::review_cmd::Output;
+use crate::outcome::Output;
 
 fn rule_json(r: &Rule, with_doc: bool) -> Value {
     let mut v = json!({

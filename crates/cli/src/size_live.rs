@@ -247,7 +247,7 @@ pub fn run_once(
     };
     let name = format!("{} (system_schema)", args.cluster.label());
     let file = sources.add(SourceFile::new(name, snapshot.schema_cql.clone()));
-    let (schema, _) = crate::diagnose_live::build_live(&snapshot.schema_cql, file);
+    let (schema, _) = crate::live_schema::build_live(&snapshot.schema_cql, file);
     let stats = match &args.stats {
         None => None,
         Some(path) => match load_stats_file(path, &schema, &mut sources) {

@@ -17,6 +17,7 @@
 
 mod error;
 mod node_tables;
+mod query;
 mod read;
 mod schema;
 mod table_options;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use scylla::client::session::Session;
 use scylla::cluster::Node;
 
-use crate::read::rows;
+use crate::query::rows;
 use crate::schema::is_system;
 use crate::{Distribution, TableEstimate};
 

@@ -2,20 +2,15 @@
 //! datacenter) and reading: the schema through any node, the node-local tables
 //! from every node in turn.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use scylla::client::execution_profile::ExecutionProfile;
 use scylla::client::session::Session;
 use scylla::client::session_builder::SessionBuilder;
-use scylla::cluster::Node;
-use scylla::deserialize::row::DeserializeRow;
-use scylla::policies::load_balancing::{
-    DefaultPolicy, NodeIdentifier, SingleTargetLoadBalancingPolicy,
-};
-use scylla::statement::unprepared::Statement;
+use scylla::policies::load_balancing::DefaultPolicy;
 
 use crate::node_tables::read_node;
+use crate::query::rows;
 use crate::schema::{ColumnRow, IndexRow, KeyspaceRow, TableRow, TypeRow, ViewRow, ddl};
 use crate::{
     ClusterError, ClusterOptions, ClusterSnapshot, NodeReading, SCHEMA_QUERIES, with_default_port,
@@ -165,37 +160,6 @@ fn connect_hint(message: &str, options: &ClusterOptions) -> String {
         return " (the TLS handshake failed: the node may not use TLS on this port; try without --ssl)".to_string();
     }
     String::new()
-}
-
-/// Runs one `SELECT`, on `node` alone when given.
-pub(crate) async fn rows<R>(
-    session: &Session,
-    query: &str,
-    node: Option<&Arc<Node>>,
-) -> Result<Vec<R>, ClusterError>
-where
-    R: for<'f> DeserializeRow<'f, 'f>,
-{
-    let failed = |message: String| ClusterError::Query {
-        query: query.to_string(),
-        message,
-    };
-    let mut statement = Statement::new(query);
-    if let Some(node) = node {
-        statement.set_load_balancing_policy(Some(SingleTargetLoadBalancingPolicy::new(
-            NodeIdentifier::Node(Arc::clone(node)),
-            None,
-        )));
-    }
-    let result = session
-        .query_unpaged(statement, &[])
-        .await
-        .map_err(|e| failed(e.to_string()))?;
-    let rows = result
-        .into_rows_result()
-        .map_err(|e| failed(e.to_string()))?;
-    let iter = rows.rows::<R>().map_err(|e| failed(e.to_string()))?;
-    iter.map(|r| r.map_err(|e| failed(e.to_string()))).collect()
 }
 
 async fn read(options: &ClusterOptions) -> Result<ClusterSnapshot, ClusterError> {

@@ -328,9 +328,9 @@ mod tests {
         )
     }
 
-    #[test]
-    fn rows_become_the_ddl_that_made_them() {
-        let keyspaces = vec![
+    /// A keyspace of ours and a system one (left out of the DDL).
+    fn keyspace_rows() -> Vec<KeyspaceRow> {
+        vec![
             (
                 "iot".to_string(),
                 HashMap::from([
@@ -342,8 +342,12 @@ mod tests {
                 ]),
             ),
             ("system".to_string(), HashMap::new()),
-        ];
-        let tables = vec![(
+        ]
+    }
+
+    /// A table with TTL, TWCS and compression options.
+    fn table_rows() -> Vec<TableRow> {
+        vec![(
             "iot".to_string(),
             "readings".to_string(),
             Some(7_776_000),
@@ -366,8 +370,12 @@ mod tests {
                 ("chunk_length_in_kb".to_string(), "16".to_string()),
             ])),
             None,
-        )];
-        let indexes = vec![(
+        )]
+    }
+
+    /// An SAI index on the table.
+    fn index_rows() -> Vec<IndexRow> {
+        vec![(
             "iot".to_string(),
             "readings".to_string(),
             "readings_temperature".to_string(),
@@ -379,14 +387,22 @@ mod tests {
                     "org.apache.cassandra.index.sai.StorageAttachedIndex".to_string(),
                 ),
             ])),
-        )];
-        let views = vec![(
+        )]
+    }
+
+    /// A materialized view of the table.
+    fn view_rows() -> Vec<ViewRow> {
+        vec![(
             "iot".to_string(),
             "readings_by_ts".to_string(),
             "readings".to_string(),
             Some("ts IS NOT NULL AND device_id IS NOT NULL".to_string()),
-        )];
-        let columns = vec![
+        )]
+    }
+
+    /// The table's and the view's columns, out of order as the system table may give them.
+    fn column_rows() -> Vec<ColumnRow> {
+        vec![
             col("readings", "temperature", "none", "regular", -1, "double"),
             col("readings", "ts", "desc", "clustering", 0, "timestamp"),
             col("readings", "device_id", "none", "partition_key", 0, "text"),
@@ -406,23 +422,48 @@ mod tests {
                 0,
                 "text",
             ),
-        ];
-        let scalar = crate::table_options::ScalarOptions::from([(
+        ]
+    }
+
+    /// Options read one by one (comment, bloom filter).
+    fn scalar_options() -> crate::table_options::ScalarOptions {
+        crate::table_options::ScalarOptions::from([(
             ("iot".to_string(), "readings".to_string()),
             vec![
                 ("comment".to_string(), "'sensor readings'".to_string()),
                 ("bloom_filter_fp_chance".to_string(), "0.1".to_string()),
             ],
-        )]);
-        let text = ddl(
-            &keyspaces,
+        )])
+    }
+
+    /// The DDL rebuilt from all the rows above.
+    fn rebuilt_ddl() -> String {
+        ddl(
+            &keyspace_rows(),
             &[],
-            &tables,
-            &scalar,
-            &columns,
-            &indexes,
-            &views,
+            &table_rows(),
+            &scalar_options(),
+            &column_rows(),
+            &index_rows(),
+            &view_rows(),
+        )
+    }
+
+    #[test]
+    fn rows_become_the_ddl_that_made_them() {
+        let text = rebuilt_ddl();
+        assert_eq!(
+            text,
+            "CREATE KEYSPACE iot WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'};\n\
+             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'} AND comment = 'sensor readings' AND bloom_filter_fp_chance = 0.1;\n\
+             CREATE CUSTOM INDEX readings_temperature ON iot.readings (temperature) USING 'org.apache.cassandra.index.sai.StorageAttachedIndex';\n\
+             CREATE MATERIALIZED VIEW iot.readings_by_ts AS SELECT ts, device_id FROM iot.readings WHERE ts IS NOT NULL AND device_id IS NOT NULL PRIMARY KEY ((ts), device_id);\n"
         );
+    }
+
+    #[test]
+    fn the_rebuilt_ddl_parses_and_builds_with_its_options() {
+        let text = rebuilt_ddl();
         // The text is CQL Cassandra accepts.
         let parsed = cqlmodel_cql::parse(&text);
         assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
@@ -438,13 +479,6 @@ mod tests {
         let t = build.schema.table("iot", "readings").expect("the table");
         assert_eq!(t.options.default_time_to_live, Some(7_776_000));
         assert_eq!(t.options.comment.as_deref(), Some("sensor readings"));
-        assert_eq!(
-            text,
-            "CREATE KEYSPACE iot WITH replication = {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '3'};\n\
-             CREATE TABLE iot.readings (device_id text, ts timestamp, temperature double, PRIMARY KEY ((device_id), ts)) WITH CLUSTERING ORDER BY (ts DESC) AND default_time_to_live = 7776000 AND compaction = {'class': 'TimeWindowCompactionStrategy', 'compaction_window_size': '1', 'compaction_window_unit': 'DAYS'} AND comment = 'sensor readings' AND bloom_filter_fp_chance = 0.1;\n\
-             CREATE CUSTOM INDEX readings_temperature ON iot.readings (temperature) USING 'org.apache.cassandra.index.sai.StorageAttachedIndex';\n\
-             CREATE MATERIALIZED VIEW iot.readings_by_ts AS SELECT ts, device_id FROM iot.readings WHERE ts IS NOT NULL AND device_id IS NOT NULL PRIMARY KEY ((ts), device_id);\n"
-        );
     }
 
     #[test]

@@ -58,6 +58,27 @@ impl Markup {
         self.open(tag, attrs).text(text).close(tag)
     }
 
+    /// Text whose `` `name` `` spans (the decisions' way of quoting a name,
+    /// as report.md writes them) become `<code>`; an unpaired backtick stays
+    /// as it is.
+    pub fn prose(&mut self, text: &str) -> &mut Self {
+        let parts: Vec<&str> = text.split('`').collect();
+        // An even number of parts means one backtick has no partner: the
+        // last part then carries it back as text.
+        let paired = parts.len() % 2 == 1;
+        for (i, part) in parts.iter().enumerate() {
+            let last = i + 1 == parts.len();
+            if i % 2 == 1 && (paired || !last) {
+                self.code(part);
+            } else if i % 2 == 1 {
+                self.text("`").text(part);
+            } else {
+                self.text(part);
+            }
+        }
+        self
+    }
+
     /// A `<code>` span.
     pub fn code(&mut self, text: &str) -> &mut Self {
         self.el("code", &[], text)
@@ -116,6 +137,16 @@ mod tests {
             m.into_string(),
             "<a href=\"#x&quot;&gt;&lt;script&gt;\">&lt;b&gt;</a><br>"
         );
+    }
+
+    #[test]
+    fn backtick_spans_become_code_and_a_lone_backtick_stays() {
+        let mut m = Markup::new();
+        m.prose("width `day` for <all>");
+        assert_eq!(m.into_string(), "width <code>day</code> for &lt;all&gt;");
+        let mut m = Markup::new();
+        m.prose("`a` and ` alone");
+        assert_eq!(m.into_string(), "<code>a</code> and ` alone");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::design_sizing::{SIZING_KEYS, query_cost, sizing_section};
 use super::design_verdict::{diagnostics_section, review_section, verdict_section};
 use super::design_writes::write_paths_section;
 use crate::escape::anchor;
@@ -35,12 +36,13 @@ pub fn document(model: &Value) -> Document {
         .iter()
         .filter(|q| text(q, "table").is_some())
         .count();
-    let mut sections = vec![
-        access_patterns(queries),
+    let mut sections = vec![access_patterns(queries)];
+    sections.extend(sizing_section(model));
+    sections.extend([
         tables_section(tables),
         write_paths_section(writes),
         placements_section(list(model, "placements")),
-    ];
+    ]);
     let warnings = texts(model, "warnings");
     if !warnings.is_empty() {
         let mut m = Markup::new();
@@ -69,7 +71,8 @@ pub fn document(model: &Value) -> Document {
         ));
     }
     let mut other = Markup::new();
-    generic::other_fields(&mut other, model, KNOWN);
+    let known: Vec<&str> = KNOWN.iter().chain(SIZING_KEYS).copied().collect();
+    generic::other_fields(&mut other, model, &known);
     if !other.is_empty() {
         sections.push(Section::new("other", "Other fields", other));
     }
@@ -144,6 +147,9 @@ fn query(m: &mut Markup, q: &Value) {
         m.el("h3", &[], "Off the OLTP path");
         generic::value(m, off);
     }
+    if let Some(cost) = q.get("cost") {
+        query_cost(m, cost);
+    }
     generic::other_fields(
         m,
         q,
@@ -156,6 +162,7 @@ fn query(m: &mut Markup, q: &Value) {
             "statements",
             "notes",
             "off_path",
+            "cost",
         ],
     );
 }

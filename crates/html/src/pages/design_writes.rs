@@ -32,6 +32,7 @@ const STATEMENT_FIELDS: &[&str] = &[
     "hybrid",
     "reason",
     "reads_first",
+    "reads",
     "only_when",
     "repeat",
 ];
@@ -120,6 +121,40 @@ fn statement(m: &mut Markup, s: &Value) {
         }
     }
     m.raw("</dl>");
+    reads_line(m, list(s, "reads"));
     generic::other_fields(m, s, STATEMENT_FIELDS);
     m.raw("</li>");
+}
+
+/// The reads a statement makes before it writes, as data (`reads`: whose
+/// rows, from which designed table, by which key): one line, with a link to
+/// each table, and a warning badge for a read no designed table serves.
+/// design.json without `reads` (older runs) shows nothing here.
+fn reads_line(m: &mut Markup, reads: &[Value]) {
+    if reads.is_empty() {
+        return;
+    }
+    m.open("p", &[("class", "reads")])
+        .el("strong", &[], "Reads first: ");
+    for (i, r) in reads.iter().enumerate() {
+        if i > 0 {
+            m.text("; ");
+        }
+        m.code(text_or_empty(r, "entity"))
+            .text(&format!(" by ({}) ", texts(r, "key").join(", ")));
+        match text(r, "table") {
+            Some(t) => {
+                m.text("from ")
+                    .el("a", &[("href", &format!("#{}", anchor("table", t)))], t);
+            }
+            None => {
+                m.el(
+                    "span",
+                    &[("class", "badge sev-warning")],
+                    "no designed table serves this read",
+                );
+            }
+        }
+    }
+    m.close("p");
 }

@@ -1,6 +1,7 @@
 //! One module per command's page; `findings` is shared by review and diagnose.
 
 pub mod design;
+pub mod design_sizing;
 pub mod design_verdict;
 pub mod design_writes;
 pub mod diagnose;
