@@ -58,6 +58,7 @@ pub mod sql_limits;
 pub mod sql_normalize;
 pub mod sql_scope;
 pub mod stats_keys;
+pub mod tables_by_entity;
 pub mod verdict;
 pub mod views;
 pub mod writes;

@@ -9,6 +9,7 @@ use crate::derive::{
 use crate::querylist::{Body, MutationKind, QuerySpec};
 use crate::relational::{Entity, Model, OnDelete};
 use crate::select::ColRef;
+use crate::tables_by_entity::TablesByEntity;
 
 fn attr(e: &Entity, column: &str) -> ColRef {
     ColRef {
@@ -36,21 +37,61 @@ pub fn ensure_lookup(
     tables: &mut Vec<TableDesign>,
     why: &str,
 ) -> Option<usize> {
+    let mut index = TablesByEntity::new(tables);
+    ensure_indexed(model, entity, tables, why, &mut index)
+}
+
+/// [`ensure_lookup`] for each `(entity, why)` in order, with the tables
+/// indexed once: one scan of every table per entity made a design of
+/// thousands of tables quadratic. True when a table was changed or added.
+pub fn ensure_lookups(
+    model: &Model,
+    needed: &[(String, String)],
+    tables: &mut Vec<TableDesign>,
+) -> bool {
+    let mut index = TablesByEntity::new(tables);
+    let mut changed = false;
+    for (entity, why) in needed {
+        changed |= ensure_indexed(model, entity, tables, why, &mut index).is_some();
+    }
+    changed
+}
+
+/// [`ensure_lookup`] over the tables `index` says can hold `entity` (every
+/// table when the entity has no primary key: only then can a table serve
+/// it without naming it), keeping `index` up to date.
+fn ensure_indexed(
+    model: &Model,
+    entity: &str,
+    tables: &mut Vec<TableDesign>,
+    why: &str,
+    index: &mut TablesByEntity,
+) -> Option<usize> {
     let e = model.entity(entity)?;
+    let candidates: Vec<usize> = if e.primary_key.is_empty() {
+        (0..tables.len()).collect()
+    } else {
+        index.naming(entity).to_vec()
+    };
     let serves = |t: &TableDesign| {
         (keyed_by_id(e, t) || t.rows_by_primary_key(e))
             && e.attributes
                 .iter()
                 .all(|a| t.column_of(&attr(e, &a.name)).is_some())
     };
-    if tables.iter().any(serves) {
+    if candidates
+        .iter()
+        .any(|&i| tables.get(i).is_some_and(serves))
+    {
         return None;
     }
     let own = [entity.to_string()];
-    if let Some(i) = tables.iter().position(|t| {
-        t.grain == own
-            && t.kind == TableKind::Table
-            && (keyed_by_id(e, t) || t.rows_by_primary_key(e))
+    if let Some(i) = candidates.iter().copied().find(|&i| {
+        tables.get(i).is_some_and(|t| {
+            t.grain == own
+                && t.kind == TableKind::Table
+                && (keyed_by_id(e, t) || t.rows_by_primary_key(e))
+        })
     }) {
         let t = tables.get_mut(i)?;
         let wanted: Vec<ColRef> = e.attributes.iter().map(|a| attr(e, &a.name)).collect();
@@ -65,6 +106,7 @@ pub fn ensure_lookup(
         t.decisions.push(format!(
             "holds every `{entity}` attribute ({why}): keyed by the primary key alone, it serves the read in one partition"
         ));
+        index.add(i, t);
         return Some(i);
     }
     let mut t = crate::writes::by_primary_key(model, e);
@@ -75,11 +117,11 @@ pub fn ensure_lookup(
         .unwrap_or_else(|| entity.to_string());
     let mut name = candidates
         .iter()
-        .find(|c| !tables.iter().any(|x| x.name == **c))
+        .find(|c| !index.has_name(c))
         .cloned()
         .unwrap_or_else(|| base.clone());
     let mut n = 2;
-    while tables.iter().any(|x| x.name == name) {
+    while index.has_name(&name) {
         name = crate::derive::fit_name(&format!("{base}_{n}"));
         n += 1;
     }
@@ -88,7 +130,9 @@ pub fn ensure_lookup(
         "added because {why}: this table serves a read of `{entity}` by its primary key in one partition"
     ));
     tables.push(t);
-    Some(tables.len() - 1)
+    let i = tables.len() - 1;
+    index.add(i, tables.get(i)?);
+    Some(i)
 }
 
 /// The lookups the write paths read from: an entity whose UPDATE or DELETE
@@ -105,8 +149,10 @@ pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<T
         .collect();
     let inferred = mutations.is_empty();
     let mut needed: Vec<(String, String)> = Vec::new();
+    // The first reason per entity; a set, not a scan of `needed` per table.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut need = |entity: &str, why: String| {
-        if !needed.iter().any(|(e, _)| e == entity) {
+        if seen.insert(entity.to_string()) {
             needed.push((entity.to_string(), why));
         }
     };
@@ -159,9 +205,7 @@ pub fn lookups_for_writes(model: &Model, specs: &[QuerySpec], tables: &mut Vec<T
             }
         }
     }
-    for (entity, why) in needed {
-        ensure_lookup(model, &entity, tables, &why);
-    }
+    ensure_lookups(model, &needed, tables);
 }
 
 /// Tables that list a child's keys by its reference to the parent, added where

@@ -10,7 +10,7 @@ use crate::derive::{
     KeyPart, Role, TableColumn, TableDesign, TableKind, add_columns, candidate_names, fit_name,
     singular,
 };
-use crate::lookups::ensure_lookup;
+use crate::lookups::ensure_lookups;
 use crate::meaning::Meaning;
 use crate::placements::stored_in;
 use crate::querylist::{Body, MutationKind, MutationSpec, QuerySpec};
@@ -26,9 +26,8 @@ pub fn keep_every_write(
     tables: &mut Vec<TableDesign>,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    for (entity, why) in records_needed(model, specs, meaning, tables) {
-        ensure_lookup(model, &entity, tables, &why);
-    }
+    let needed = records_needed(model, specs, meaning, tables);
+    ensure_lookups(model, &needed, tables);
     for (entity, key) in &meaning.unique_claims {
         if let Some(e) = model.entity(entity) {
             ensure_claim_table(model, e, key, tables);

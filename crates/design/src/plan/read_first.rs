@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::derive::{KeyPart, TableDesign, TableKind};
 use crate::querylist::MutationKind;
 use crate::relational::{Entity, Model};
+use crate::tables_by_entity::TablesByEntity;
 use crate::writes::WritePath;
 
 /// One entity a write path reads before it writes, and where.
@@ -44,6 +45,7 @@ pub fn read_first_sources(
     for p in paths {
         paths_of.entry(p.entity.as_str()).or_default().push(p);
     }
+    let by_entity = TablesByEntity::new(tables);
     let mut table_of: HashMap<String, Option<String>> = HashMap::new();
     let mut out = Vec::new();
     for w in paths {
@@ -83,7 +85,7 @@ pub fn read_first_sources(
             };
             let table = table_of
                 .entry(entity.clone())
-                .or_insert_with(|| table_by_primary_key(tables, e))
+                .or_insert_with(|| table_by_primary_key(tables, &by_entity, e))
                 .clone();
             let writers: Vec<&WritePath> = paths_of
                 .get(entity.as_str())
@@ -111,11 +113,26 @@ pub fn read_first_sources(
 /// The table a read by `e`'s primary key goes to: one keyed by exactly the
 /// primary key first (it finds the row with no other key value), else any
 /// that holds the rows by it.
-fn table_by_primary_key(tables: &[TableDesign], e: &Entity) -> Option<String> {
-    tables
+fn table_by_primary_key(
+    tables: &[TableDesign],
+    by_entity: &TablesByEntity,
+    e: &Entity,
+) -> Option<String> {
+    // Only a table naming the entity holds its rows by its primary key
+    // (unless the entity has none).
+    let candidates: Vec<&TableDesign> = if e.primary_key.is_empty() {
+        tables.iter().collect()
+    } else {
+        by_entity
+            .naming(&e.name)
+            .iter()
+            .filter_map(|&i| tables.get(i))
+            .collect()
+    };
+    candidates
         .iter()
         .find(|t| by_primary_key(t, e) && key_len(t) == e.primary_key.len())
-        .or_else(|| tables.iter().find(|t| by_primary_key(t, e)))
+        .or_else(|| candidates.iter().find(|t| by_primary_key(t, e)))
         .map(|t| t.name.clone())
 }
 
@@ -163,15 +180,19 @@ pub(super) fn add_missing_lookups(
     sources: &[ReadFirst],
     tables: &mut Vec<TableDesign>,
 ) -> bool {
-    let mut added = false;
-    for s in sources.iter().filter(|s| s.table.is_none()) {
-        let why = format!(
-            "{} reads a `{}` row first, by its primary key",
-            s.path, s.entity
-        );
-        added |= crate::lookups::ensure_lookup(model, &s.entity, tables, &why).is_some();
-    }
-    added
+    // One batch: the tables are indexed once, not scanned per source.
+    let needed: Vec<(String, String)> = sources
+        .iter()
+        .filter(|s| s.table.is_none())
+        .map(|s| {
+            let why = format!(
+                "{} reads a `{}` row first, by its primary key",
+                s.path, s.entity
+            );
+            (s.entity.clone(), why)
+        })
+        .collect();
+    crate::lookups::ensure_lookups(model, &needed, tables)
 }
 
 /// The warnings of read-first steps that read a table no path keeps, or that
