@@ -4,7 +4,7 @@
 
 use cqlmodel_stats::units::{format_count, format_duration};
 
-use super::hybrid::HybridBuild;
+use super::hybrid_build::HybridBuild;
 use super::per_key::PerKeyPlan;
 use crate::numbers::{rate_text, trim_float};
 

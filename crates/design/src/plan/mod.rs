@@ -7,6 +7,7 @@ mod counter_reads;
 mod derived;
 mod fk_growth;
 mod hybrid;
+mod hybrid_build;
 mod hybrid_text;
 mod key_cost;
 mod limits;

@@ -54,7 +54,7 @@ pub struct PerKeyPlan {
     pub chosen: String,
     pub hybrid: String,
     /// The hybrid's tables, statements and numbers, when built.
-    pub built: Option<super::hybrid::HybridBuild>,
+    pub built: Option<super::hybrid_build::HybridBuild>,
     /// Why the hybrid is not built, when it is not.
     pub not_built: Option<String>,
 }
