@@ -336,11 +336,19 @@ pub(crate) fn add_children_lookup(
         child.primary_key.join(", "),
         child.name
     )];
-    let base = candidate_names(&t)
+    // The first free name of the candidates (a read's table may hold the
+    // plain `<child>_by_<key>` with another shape), a counter only when every
+    // candidate is taken.
+    let candidates = candidate_names(&t);
+    let base = candidates
         .first()
         .cloned()
         .unwrap_or_else(|| format!("{}_by_{}", child.name, fk.join("_")));
-    let mut name = base.clone();
+    let mut name = candidates
+        .iter()
+        .find(|c| !tables.iter().any(|x| &x.name == *c))
+        .cloned()
+        .unwrap_or_else(|| base.clone());
     let mut n = 2;
     while tables.iter().any(|x| x.name == name) {
         name = crate::derive::fit_name(&format!("{base}_{n}"));

@@ -197,3 +197,15 @@ pub fn report(
         d.queries_cql()
     ))
 }
+
+/// The per-key hybrid's bookkeeping tables (`<table>_widths`,
+/// `<table>_key_rows`): named after the bucketed table they serve, and
+/// written by its inserts and whole-key deletes only (a row's delete leaves
+/// the key's width and count for its other rows).
+pub fn bookkeeping(d: &Design) -> std::collections::BTreeSet<&str> {
+    d.per_key
+        .iter()
+        .filter_map(|p| p.built.as_ref())
+        .flat_map(|b| [b.widths_table.as_str(), b.rows_table.as_str()])
+        .collect()
+}

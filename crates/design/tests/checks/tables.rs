@@ -131,7 +131,8 @@ pub fn names(c: &Case, d: &Design) -> Vec<Problem> {
         // A small table read whole (constant `bucket` partition): `all_<entity>`.
         let whole = t.partition_key == [cqlmodel_design::derive::KeyPart::Whole]
             && t.name.starts_with("all_");
-        if !conventional && !whole && !given.contains(&&t.name) {
+        let bookkeeping = super::bookkeeping(d).contains(t.name.as_str());
+        if !conventional && !whole && !bookkeeping && !given.contains(&&t.name) {
             problems.push(Problem::unknown(format!(
                 "{} is neither `<entity>_by_<key>` nor an @table name",
                 t.name

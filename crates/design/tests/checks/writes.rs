@@ -118,7 +118,12 @@ pub fn write_paths(c: &Case, d: &Design, copies: bool) -> Vec<Problem> {
             )));
         }
         let written: BTreeSet<&str> = w.statements.iter().map(|s| s.table.as_str()).collect();
-        for t in &d.tables {
+        let bookkeeping = super::bookkeeping(d);
+        for t in d
+            .tables
+            .iter()
+            .filter(|t| !bookkeeping.contains(t.name.as_str()))
+        {
             let base = view_base(t);
             if written.contains(t.name.as_str())
                 || base.is_some_and(|b| written.contains(b.as_str()))
@@ -201,6 +206,11 @@ pub fn write_keys(c: &Case, d: &Design) -> Vec<Problem> {
             .iter()
             .filter(|s| s.repeat.is_none() && !reads_first(s))
         {
+            // The hybrid's bookkeeping is keyed as the bucketed table is (its
+            // statements bind the same key), by columns of its own.
+            if super::bookkeeping(d).contains(s.table.as_str()) {
+                continue;
+            }
             let Some(t) = d.tables.iter().find(|t| t.name == s.table) else {
                 problems.push(Problem::unknown(format!(
                     "{name} writes {}, which the design lacks",
