@@ -76,6 +76,16 @@ fn workdir(root: &Path) -> PathBuf {
         )
     };
     write("chain-plus.cql", chain("+").as_bytes());
+    // 5,000 rejected statements on one 165 KB line: each diagnostic's
+    // excerpt was the whole line (quadratic: minutes), now a window.
+    write(
+        "one-line-rejected.cql",
+        format!(
+            "{}\n",
+            "SELECT v FROM nowhere.t WHERE id = 1; ".repeat(5_000)
+        )
+        .as_bytes(),
+    );
     write("chain-times.cql", chain("*").as_bytes());
     write(
         "chain-model.sql",
@@ -149,6 +159,12 @@ fn cases() -> Vec<Case> {
             2,
         )
         .says("nest deeper"),
+        case(
+            "explain 5,000 rejected statements on one line",
+            "explain schema.cql --queries one-line-rejected.cql",
+            2,
+        )
+        .says("keyspace nowhere does not exist"),
         case(
             "explain 100,000 parentheses",
             "explain schema.cql --queries deep.cql",

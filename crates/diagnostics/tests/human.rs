@@ -163,3 +163,27 @@ proptest! {
         prop_assert!(rendered.contains(&expected), "{expected:?} not in {rendered:?}");
     }
 }
+
+/// A diagnostic on one statement of a very long line (a minified file, 330k
+/// statements on one 10 MB line) shows a window around its label, with the
+/// location counted on the whole line: rendering one costs the window, so a
+/// diagnostic per statement stays linear in the file.
+#[test]
+fn a_label_on_a_very_long_line_shows_a_window_and_the_true_column() {
+    let statement = "SELECT v FROM ks.t WHERE id = 1; ";
+    let text = format!("{}\n", statement.repeat(30_000));
+    let at = statement.len() * 20_000 + 14;
+    let mut sources = SourceMap::new();
+    let file = sources.add(SourceFile::new("long.cql", text));
+    let diag = Diagnostic::error("input", "keyspace ks does not exist")
+        .with_file(file)
+        .with_primary(at..at + 4, "Cassandra rejects this");
+    let out = render_human(&[diag], &sources, false);
+    assert!(out.contains("--> long.cql:1:660015"), "{out}");
+    assert!(out.len() < 2_000, "{} bytes: {out}", out.len());
+    // The label sits under `ks.t` in the window.
+    let source_line = out.lines().find(|l| l.contains("...")).unwrap_or_default();
+    let caret_line = out.lines().find(|l| l.contains("^^^^")).unwrap_or_default();
+    let caret = caret_line.find('^').unwrap_or(0);
+    assert_eq!(source_line.get(caret..caret + 4), Some("ks.t"), "{out}");
+}

@@ -46,7 +46,7 @@ fn render_one(diag: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> St
         .id(diag.code.as_str());
     let mut elements: Vec<Element<'_>> = Vec::new();
     match file_of(diag, sources) {
-        Some(file) => elements.push(excerpt(file, diag)),
+        Some(file) => elements.extend(excerpt(file, diag)),
         None => {
             if let Some(subject) = subject(diag) {
                 elements.push(Origin::path(subject).into());
@@ -80,11 +80,20 @@ fn render_one(diag: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> St
     renderer.render(&[Group::with_title(title).elements(elements)])
 }
 
+/// An excerpt longer than this (one very long line: minified CQL, a dump
+/// on one line) is cut to a window around its labels before rendering.
+const LONG_EXCERPT: usize = 4096;
+
+/// Bytes of context kept on each side of the labels in a cut excerpt.
+const CUT_CONTEXT: usize = 256;
+
 /// The source excerpt, or just ` --> file` when nothing in the file is labelled.
 ///
 /// Only the lines from the first to the last label are handed over, so that
-/// rendering costs the size of the excerpt rather than of the file.
-fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Element<'a> {
+/// rendering costs the size of the excerpt rather than of the file; on a
+/// very long line, only a window around the labels, so that a diagnostic per
+/// statement of a 10 MB line costs its window, not the line.
+fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Vec<Element<'a>> {
     let primary = diag.primary.iter().map(|l| (l, AnnotationKind::Primary));
     let secondary = diag.secondary.iter().map(|l| (l, AnnotationKind::Context));
     let labels: Vec<(Range<usize>, &Label, AnnotationKind)> = primary
@@ -95,7 +104,7 @@ fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Element<'a> {
         labels.iter().map(|(span, ..)| span.start).min(),
         labels.iter().map(|(span, ..)| span.end).max(),
     ) else {
-        return Origin::path(file.name.as_str()).into();
+        return vec![Origin::path(file.name.as_str()).into()];
     };
     let text = file.text.as_str();
     let first = text
@@ -106,22 +115,77 @@ fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Element<'a> {
         .get(high..)
         .and_then(|a| a.find('\n'))
         .map_or(text.len(), |at| high + at + 1);
+    if last - first > LONG_EXCERPT && !text[low..high].contains('\n') {
+        return cut_excerpt(file, labels, low..high, first..last);
+    }
     let Some(lines) = text.get(first..last) else {
-        return Origin::path(file.name.as_str()).into();
+        return vec![Origin::path(file.name.as_str()).into()];
     };
-    let annotations = labels.into_iter().map(|(span, label, kind)| {
-        let annotation = kind.span(span.start - first..span.end - first);
-        if label.message.is_empty() {
-            annotation
-        } else {
-            annotation.label(label.message.as_str())
-        }
-    });
-    Snippet::source(lines)
-        .line_start(file.line_col(first).0)
-        .path(file.name.as_str())
-        .annotations(annotations)
-        .into()
+    let annotations = labels
+        .into_iter()
+        .map(|(span, label, kind)| annotation(kind, span.start - first..span.end - first, label));
+    vec![
+        Snippet::source(lines)
+            .line_start(file.line_col(first).0)
+            .path(file.name.as_str())
+            .annotations(annotations)
+            .into(),
+    ]
+}
+
+/// One long line's excerpt: `...` + a window around the labels + `...`,
+/// with the location (`--> file:line:column`) computed on the whole file,
+/// since the renderer would count columns from the window's start.
+fn cut_excerpt<'a>(
+    file: &'a SourceFile,
+    labels: Vec<(Range<usize>, &'a Label, AnnotationKind)>,
+    labelled: Range<usize>,
+    line: Range<usize>,
+) -> Vec<Element<'a>> {
+    let text = file.text.as_str();
+    let mut start = labelled.start.saturating_sub(CUT_CONTEXT).max(line.start);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (labelled.end + CUT_CONTEXT).min(line.end);
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let head = if start > line.start { "..." } else { "" };
+    let tail = if end < line.end { "..." } else { "" };
+    let window = format!(
+        "{head}{}{tail}",
+        text[start..end].trim_end_matches(['\n', '\r'])
+    );
+    let shift = |at: usize| at - start + head.len();
+    let annotations: Vec<_> = labels
+        .into_iter()
+        .map(|(span, label, kind)| annotation(kind, shift(span.start)..shift(span.end), label))
+        .collect();
+    let (line_no, column) = file.line_col(labelled.start);
+    vec![
+        Origin::path(file.name.as_str())
+            .line(line_no)
+            .char_column(column)
+            .into(),
+        Snippet::source(window)
+            .line_start(line_no)
+            .annotations(annotations)
+            .into(),
+    ]
+}
+
+fn annotation<'a>(
+    kind: AnnotationKind,
+    span: Range<usize>,
+    label: &'a Label,
+) -> annotate_snippets::Annotation<'a> {
+    let annotation = kind.span(span);
+    if label.message.is_empty() {
+        annotation
+    } else {
+        annotation.label(label.message.as_str())
+    }
 }
 
 /// What a diagnostic without a file is about, e.g. `table ks.t, query by_user`.
