@@ -142,3 +142,92 @@ fn a_read_by_time_alone_of_a_large_fixed_entity_gets_a_sized_bucket_and_the_assu
         d.warnings
     );
 }
+
+/// The ledger (tests/data/verdict-ledger): two entries per transfer at
+/// 300/s kept for ever; `entries.transfer_id` is a uuid the application
+/// generates, and the statistics give no `distinct` for it.
+fn ledger(stats: &str) -> Design {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verdict-ledger");
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let (model, queries) = (read("model.sql"), read("queries.sql"));
+    design(&DesignInput {
+        keyspace: "ledger",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ledger_stats() -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verdict-ledger/stats.toml");
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn partition_key(d: &Design, table: &str) -> Vec<String> {
+    d.tables
+        .iter()
+        .find(|t| t.name == table)
+        .unwrap_or_else(|| panic!("no table {table}"))
+        .columns
+        .iter()
+        .filter(|c| c.role == cqlmodel_design::derive::Role::PartitionKey)
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+#[test]
+fn a_generated_identifier_without_a_count_has_one_value_per_row_and_says_so() {
+    // Before: `transfer_id` got the size command's constant 1,000 values, so
+    // each held 28.4M entries at 3y and the table was salted 64 ways (a
+    // read of one transfer ran 64 statements) while still "over the limits".
+    let d = ledger(&ledger_stats());
+    assert_eq!(
+        partition_key(&d, "entries_by_transfer"),
+        vec!["transfer_id"]
+    );
+    let said = decisions(&d, "entries_by_transfer");
+    assert!(
+        said.contains("sizing: `transfer_id` (`entries.transfer_id`, a uuid the application generates) has no `distinct` in the statistics: one value per `entries` row, 28.4G at 3y (default: a generated identifier is new for each row; give `distinct` when several rows share one)")
+            && said.contains("sizing: largest partition 1 rows"),
+        "{said}"
+    );
+    let q = d
+        .queries
+        .iter()
+        .find(|q| q.name == "entries_of_transfer")
+        .unwrap_or_else(|| panic!("no entries_of_transfer"));
+    assert_eq!((q.partitions, q.rows_read), (Some(1), Some(1.0)));
+    assert!(
+        !d.warnings
+            .iter()
+            .any(|w| w.starts_with("entries_by_transfer")),
+        "{:?}",
+        d.warnings
+    );
+    let report = report_md(&d);
+    assert!(
+        report.contains("### Identifiers without a count")
+            && report.contains(
+                "| `entries.transfer_id` | a uuid | 28.4G | 3y | `entries_by_transfer` |"
+            ),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_given_count_for_a_generated_identifier_is_used_and_no_default_is_said() {
+    // Two legs per transfer: half as many transfers as entries (3y at 300/s).
+    let stats = format!(
+        "{}\n[table.\"public.entries\".column.transfer_id]\ndistinct = 14_191_200_000\n",
+        ledger_stats()
+    );
+    let d = ledger(&stats);
+    let said = decisions(&d, "entries_by_transfer");
+    assert!(
+        !said.contains("has no `distinct`") && said.contains("sizing: largest partition 2 rows"),
+        "{said}"
+    );
+    assert!(!report_md(&d).contains("### Identifiers without a count"));
+}

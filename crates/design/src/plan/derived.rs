@@ -90,6 +90,7 @@ pub(crate) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> Ta
     keyed_through_parent(model, t, stats, &mut ts);
     foreign_key_values(model, t, stats, &mut ts);
     key_values_per_row(model, t, &mut ts);
+    super::key_values::generated_key_values(model, t, stats, &mut ts);
     ts
 }
 

@@ -10,6 +10,7 @@ mod hybrid;
 mod hybrid_build;
 mod hybrid_text;
 mod key_cost;
+mod key_values;
 mod limits;
 mod per_key;
 mod point_reads;

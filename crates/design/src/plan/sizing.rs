@@ -192,6 +192,8 @@ pub(super) fn size_tables(
             out.tables.insert(format!("{keyspace}.{}", t.name), ts);
             continue;
         }
+        t.decisions
+            .extend(super::key_values::generated_key_decisions(model, t, stats));
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
                 "sizing: largest partition {} rows, {} bytes{at}: within the limits",

@@ -1,0 +1,208 @@
+//! How many values a partition-key column has when the statistics do not
+//! count them (issue 10 §5): a leaf of the sizing stage, used by the derived
+//! statistics (the number) and by sizing (the sentence that states it).
+//!
+//! An identifier the application generates (a uuid, a serial or identity
+//! number) is drawn afresh for each row it is generated for, so it has as
+//! many values as its entity has rows. The size command's constant default
+//! (1,000 values) would put a 300/s ledger's 28.4G entries into 1,000
+//! partitions of 28.4M rows each and salt them 64 ways, for a key whose
+//! partitions hold one or two rows.
+
+use cqlmodel_stats::units::{format_count, format_duration};
+use cqlmodel_stats::{Distribution, Retention, Stats, TableStats, Volume};
+
+use crate::derive::{KeyPart, Role, TableDesign};
+use crate::relational::Model;
+use crate::safe_names::md_code;
+use crate::select::ColRef;
+use crate::stats_keys::entity_key;
+
+fn is_foreign_key(model: &Model, c: &ColRef) -> bool {
+    model
+        .entity(&c.entity)
+        .is_some_and(|e| e.foreign_keys.iter().any(|f| f.columns.contains(&c.column)))
+}
+
+/// Why a column holds an identifier generated per row of its entity, or
+/// `None` when it does not: a foreign key copies its parent's values, and a
+/// part of a composite key (`order_id` of `(order_id, line)`) is shared by
+/// the rows the key tells apart.
+fn generated_identifier(model: &Model, c: &ColRef) -> Option<&'static str> {
+    let e = model.entity(&c.entity)?;
+    let col = &c.column;
+    let own_key = e.keys().any(|k| k.as_slice() == std::slice::from_ref(col));
+    let shared = e.keys().any(|k| k.len() > 1 && k.contains(col));
+    if is_foreign_key(model, c) || (shared && !own_key) {
+        return None;
+    }
+    let a = e.attribute(col)?;
+    let identity = model
+        .identities
+        .iter()
+        .any(|(t, col)| *t == c.entity && *col == c.column);
+    let default = a.default.as_deref().unwrap_or("");
+    if identity {
+        Some("an identity column")
+    } else if default.contains("nextval(") {
+        Some("a serial (a sequence's next value)")
+    } else if matches!(a.cql_type.as_str(), "uuid" | "timeuuid") {
+        Some("a uuid")
+    } else {
+        None
+    }
+}
+
+/// The rows of an entity at the age it is sized at (its retention, else its
+/// horizon), from its own statistics.
+fn rows_at_age(ts: &TableStats) -> Option<(f64, Option<u64>)> {
+    match ts.volume {
+        Volume::Fixed { rows } => Some((rows, None)),
+        Volume::Growth { rows_per_second } => {
+            let horizon = ts.horizon.unwrap_or(super::DEFAULT_HORIZON);
+            let age = match ts.retention {
+                Retention::Seconds(s) => s.min(horizon),
+                _ => horizon,
+            };
+            Some((rows_per_second * age as f64, Some(age)))
+        }
+        Volume::Unspecified => None,
+    }
+}
+
+/// A generated identifier of the table's partition key with no `distinct`
+/// in the statistics, with its entity's rows: the values it has.
+struct Generated {
+    attribute: ColRef,
+    why: &'static str,
+    rows: f64,
+    age: Option<u64>,
+}
+
+/// The generated identifier a partition-key column holds (it, or an
+/// attribute its joins make equal to it), when its statistics give no count.
+fn generated_of(model: &Model, t: &TableDesign, stats: &Stats, a: &ColRef) -> Option<Generated> {
+    let given = |x: &ColRef| {
+        stats
+            .tables
+            .get(&entity_key(&x.entity))
+            .and_then(|s| s.column(&x.column))
+            .is_some_and(|c| c.distinct.is_some() || c.distribution.is_some())
+    };
+    // A foreign key has its parent's rows (derived.rs, foreign_key_values),
+    // said with the foreign keys' growth.
+    if is_foreign_key(model, a) {
+        return None;
+    }
+    let class = crate::derive::class_of(&t.classes, a);
+    if class.iter().any(given) {
+        return None;
+    }
+    class.into_iter().find_map(|x| {
+        let why = generated_identifier(model, &x)?;
+        let (rows, age) = rows_at_age(stats.tables.get(&entity_key(&x.entity))?)?;
+        Some(Generated {
+            attribute: x,
+            why,
+            rows: rows.max(1.0).round(),
+            age,
+        })
+    })
+}
+
+/// Sets the distinct count of each partition-key column holding a generated
+/// identifier the statistics do not count: its entity's rows at its age.
+pub(super) fn generated_key_values(
+    model: &Model,
+    t: &TableDesign,
+    stats: &Stats,
+    ts: &mut TableStats,
+) {
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let Some(g) = generated_of(model, t, stats, a) else {
+            continue;
+        };
+        let cs = ts.columns.entry(c.name.clone()).or_default();
+        if cs.distinct.is_none() && !matches!(cs.distribution, Some(Distribution::Time { .. })) {
+            cs.distinct = Some(g.rows);
+        }
+    }
+}
+
+/// The sizing decisions stating the values assumed for each partition-key
+/// column holding a generated identifier the statistics do not count.
+pub(super) fn generated_key_decisions(
+    model: &Model,
+    t: &TableDesign,
+    stats: &Stats,
+) -> Vec<String> {
+    let mut said = Vec::new();
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let Some(g) = generated_of(model, t, stats, a) else {
+            continue;
+        };
+        let at = g
+            .age
+            .map_or_else(String::new, |s| format!(" at {}", format_duration(s)));
+        said.push(format!(
+            "sizing: `{}` (`{}.{}`, {} the application generates) has no `distinct` in the statistics: one value per `{}` row, {}{at} (default: a generated identifier is new for each row; give `distinct` when several rows share one)",
+            c.name,
+            g.attribute.entity,
+            g.attribute.column,
+            g.why,
+            g.attribute.entity,
+            format_count(g.rows)
+        ));
+    }
+    said
+}
+
+/// report.md's "Identifiers without a count" section: every generated
+/// identifier (not its entity's own key) that keys a designed table and
+/// whose count the statistics do not give, with the count assumed.
+pub fn generated_keys_md(d: &super::Design) -> String {
+    let Some(stats) = &d.entity_stats else {
+        return String::new();
+    };
+    let mut rows: Vec<(Generated, Vec<&str>)> = Vec::new();
+    for t in &d.tables {
+        for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+            let KeyPart::Attr(a) = &c.part else { continue };
+            let Some(g) = generated_of(&d.model, t, stats, a) else {
+                continue;
+            };
+            let own_key = d.model.entity(&g.attribute.entity).is_some_and(|e| {
+                e.keys()
+                    .any(|k| k.as_slice() == std::slice::from_ref(&g.attribute.column))
+            });
+            if own_key {
+                continue;
+            }
+            match rows.iter_mut().find(|r| r.0.attribute == g.attribute) {
+                Some(r) => r.1.push(&t.name),
+                None => rows.push((g, vec![&t.name])),
+            }
+        }
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "### Identifiers without a count\n\nA partition-key column holding an identifier the application generates (a uuid, a serial, an identity) whose `distinct` the statistics do not give is assumed new for each row of its entity: as many values as the entity has rows (default). Give `distinct` when several rows share one value.\n\n| identifier | kind | distinct values (default) | at | tables keyed by it |\n|---|---|---|---|---|\n",
+    );
+    for (g, tables) in rows {
+        let tables: Vec<String> = tables.iter().map(|t| md_code(t)).collect();
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            md_code(&format!("{}.{}", g.attribute.entity, g.attribute.column)),
+            g.why,
+            format_count(g.rows),
+            g.age.map_or_else(|| "—".to_string(), format_duration),
+            tables.join(", ")
+        ));
+    }
+    s.push('\n');
+    s
+}
