@@ -326,3 +326,45 @@ fn each_read_costs_the_typical_and_the_hottest_key() {
     assert!(bare.key_costs.is_empty());
     assert!(json(&bare)["queries"][0]["cost"].is_null());
 }
+
+/// The video example's likes concentrate on a few videos: the largest need
+/// more salt buckets than the cap. The need the warning states is the fewest
+/// salt whose partitions fit, counted here from the size command's estimate
+/// of the capped table (a salt of 64 splits each key's rows evenly).
+#[test]
+fn a_salt_need_is_the_fewest_that_fits_not_the_next_power_of_two() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
+    let d = design(&DesignInput {
+        keyspace: "video",
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(&stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let schema_text = d.schema_cql();
+    let schema =
+        cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&schema_text).statements).schema;
+    let table = schema
+        .table("video", "video_likes_by_video")
+        .unwrap_or_else(|| panic!("{schema_text}"));
+    let ts = &d.table_stats.tables["video.video_likes_by_video"];
+    let e = cqlmodel_stats::estimate_table(table, ts, &d.table_stats.thresholds);
+    let (limits, per_key) = (e.thresholds, e.sizes.rows.max * 64.0);
+    let fits = |n: u32| {
+        let rows = per_key / f64::from(n);
+        rows <= limits.partition_rows && e.formula.bytes(rows) <= limits.partition_bytes
+    };
+    let need = (2..=1 << 20).find(|n| fits(*n)).unwrap_or(0);
+    assert!(need > 64 && !need.is_power_of_two(), "{need}");
+    let said = format!(
+        "video_likes_by_video: the largest keys need {need} salt buckets; the salt is capped at 64"
+    );
+    assert!(
+        d.warnings.iter().any(|w| w.starts_with(&said)),
+        "{said}\n{:?}",
+        d.warnings
+    );
+}

@@ -198,6 +198,15 @@ pub(crate) fn is_ann_column(c: &TableColumn) -> bool {
     matches!(c.role, Role::Regular | Role::Static) && c.cql_type.starts_with("vector<")
 }
 
+/// The table's key columns rebuilt from its partition key and clustering
+/// (after sizing adds a bucket or a salt, or changes a bucket's unit), its
+/// static and regular columns kept as they are. The old key columns need no
+/// separate dropping: [`add_columns`] builds the key columns afresh and keeps
+/// only the static and regular ones.
+pub(crate) fn rebuild_key_columns(model: &Model, t: &mut TableDesign) {
+    add_columns(model, t, &[], &[]);
+}
+
 /// Sets the table's columns: key columns first, then `wanted` as static (when
 /// the partition key determines them and there are clustering columns) or regular.
 pub(crate) fn add_columns(

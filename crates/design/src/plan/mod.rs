@@ -16,6 +16,7 @@ mod per_key;
 mod point_reads;
 mod read_first;
 mod read_plans;
+mod salt_search;
 mod sizing;
 mod time_only;
 mod whole_tables;

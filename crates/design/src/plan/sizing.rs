@@ -11,7 +11,7 @@ use super::fk_growth::ForeignKeyGrowth;
 use super::limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 use super::per_key::{Bucketed, PerKeyPlan, per_key_plan};
 use super::trim_float;
-use crate::derive::{KeyPart, Role, TableDesign};
+use crate::derive::{KeyPart, TableDesign};
 use crate::error::{DesignError, DesignErrorKind, Source};
 use crate::relational::Model;
 use crate::split::line_col;
@@ -328,17 +328,7 @@ fn split_partitions(
                 t.name
             ));
     }
-    let wanted: Vec<_> = t
-        .columns
-        .iter()
-        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
-        .filter_map(|c| match &c.part {
-            KeyPart::Attr(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect();
-    let statics: Vec<_> = Vec::new();
-    crate::derive::add_columns(model, t, &wanted, &statics);
+    crate::derive::rebuild_key_columns(model, t);
     salted
 }
 
@@ -450,36 +440,28 @@ fn single_grain(t: &TableDesign) -> Option<String> {
     }
 }
 
-/// The smallest power-of-two salt that brings the table's partitions within the limits.
+/// The fewest salt that brings the table's partitions within the limits
+/// (salt_search.rs says why the fewest); past `MAX_SALT_NEED` the need is
+/// not counted further (the salt is capped far below it anyway).
 fn salt_that_fits(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> u32 {
-    let mut n: u32 = 2;
-    while n < (1 << 20) {
+    super::salt_search::fewest_salt(MAX_SALT_NEED, |n| {
         let mut salted = t.clone();
         salted.partition_key.push(KeyPart::Salt(n));
-        salted.columns.insert(
-            0,
-            crate::derive::TableColumn {
-                name: "salt".into(),
-                cql_type: "int".into(),
-                role: Role::PartitionKey,
-                part: KeyPart::Salt(n),
-            },
-        );
+        crate::derive::rebuild_key_columns(model, &mut salted);
         let ts = derived_stats(model, &salted, stats);
-        let fits = build_one(keyspace, &salted).is_some_and(|schema| {
+        build_one(keyspace, &salted).is_some_and(|schema| {
             schema.table(keyspace, &salted.name).is_some_and(|table| {
                 estimate_table(table, &ts, &stats.thresholds)
                     .exceeds
                     .is_empty()
             })
-        });
-        if fits {
-            return n;
-        }
-        n *= 2;
-    }
-    n
+        })
+    })
+    .unwrap_or(MAX_SALT_NEED)
 }
+
+/// The largest salt need sizing counts (the estimator's own bound).
+const MAX_SALT_NEED: u32 = 1 << 20;
 
 pub(super) fn rows_per_partition(keyspace: &str, t: &TableDesign, stats: &Stats) -> Option<f64> {
     let ts = stats.tables.get(&format!("{keyspace}.{}", t.name))?;

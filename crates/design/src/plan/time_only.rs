@@ -11,7 +11,7 @@ use cqlmodel_stats::{
 
 use super::derived::{build_one, derived_stats};
 use super::limits::SALT_CAP;
-use crate::derive::{KeyPart, Role, TableDesign, add_columns};
+use crate::derive::{KeyPart, TableDesign, rebuild_key_columns};
 use crate::numbers::{rate_text, trim_float};
 use crate::relational::Model;
 
@@ -53,7 +53,8 @@ fn shaped(model: &Model, t: &TableDesign, unit: BucketUnit, salt: u32) -> TableD
     if salt > 1 {
         s.partition_key.push(KeyPart::Salt(salt));
     }
-    reshaped(model, &s)
+    rebuild_key_columns(model, &mut s);
+    s
 }
 
 fn estimate(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> Option<SizeEstimate> {
@@ -80,20 +81,16 @@ fn fitting(model: &Model, keyspace: &str, t: &TableDesign, stats: &Stats) -> Opt
         }
     }
     let unit = BucketUnit::Minute;
-    let mut last = None;
-    for salt in 2..=SALT_CAP {
-        let e = estimate(model, keyspace, &shaped(model, t, unit, salt), stats)?;
-        let fits = e.exceeds.is_empty();
-        last = Some(Layout {
-            unit,
-            salt,
-            estimate: e,
-        });
-        if fits {
-            break;
-        }
-    }
-    last
+    let salted = |salt| estimate(model, keyspace, &shaped(model, t, unit, salt), stats);
+    let salt = super::salt_search::fewest_salt(SALT_CAP, |salt| {
+        salted(salt).is_some_and(|e| e.exceeds.is_empty())
+    })
+    .unwrap_or(SALT_CAP);
+    Some(Layout {
+        unit,
+        salt,
+        estimate: salted(salt)?,
+    })
 }
 
 fn live_seconds(ts: &TableStats, default_horizon: u64) -> u64 {
@@ -215,7 +212,7 @@ fn size_fixed(
 ) -> bool {
     let mut whole = t.clone();
     whole.partition_key = vec![KeyPart::Whole];
-    let whole = reshaped(model, &whole);
+    rebuild_key_columns(model, &mut whole);
     let Some(one) = estimate(model, keyspace, &whole, stats) else {
         return false;
     };
@@ -267,24 +264,6 @@ fn size_fixed(
         unit.name()
     ));
     true
-}
-
-/// The table's key columns rebuilt from its partition key and clustering.
-fn reshaped(model: &Model, t: &TableDesign) -> TableDesign {
-    let mut s = t.clone();
-    let wanted: Vec<_> = s
-        .columns
-        .iter()
-        .filter(|c| matches!(c.role, Role::Static | Role::Regular))
-        .filter_map(|c| match &c.part {
-            KeyPart::Attr(a) => Some(a.clone()),
-            _ => None,
-        })
-        .collect();
-    s.columns
-        .retain(|c| matches!(c.role, Role::Static | Role::Regular));
-    add_columns(model, &mut s, &wanted, &[]);
-    s
 }
 
 /// Why the time-only table has the salt it has, with both needs' numbers.
