@@ -3,44 +3,23 @@
 //! parent grows keep their children per parent, a fixed parent's children
 //! grow with the horizon, and every assumption is stated.
 
-use std::path::Path;
+mod common;
 
-use cqlmodel_design::{Design, DesignInput, DesignOptions, design_with, json, report_md};
+use common::{decisions, design_fixture, fixture_in, query};
+use cqlmodel_design::{Design, json, report_md};
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/growth")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("growth", name)
 }
 
 const YEAR: u64 = 365 * 86_400;
 
 fn growth_at(stats: Option<&str>, horizon: Option<u64>) -> Design {
-    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
-    design_with(
-        &DesignInput {
-            keyspace: "growth",
-            model_sql: &model,
-            queries_sql: Some(&queries),
-            stats_toml: stats,
-        },
-        &DesignOptions { horizon },
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    design_fixture("growth", stats, horizon)
 }
 
 fn growth() -> Design {
     growth_at(Some(&fixture("stats.toml")), None)
-}
-
-fn decisions(d: &Design, table: &str) -> String {
-    d.tables
-        .iter()
-        .find(|t| t.name == table)
-        .unwrap_or_else(|| panic!("no table {table}"))
-        .decisions
-        .join("\n")
 }
 
 fn rows_read(d: &Design, query: &str) -> f64 {
@@ -145,13 +124,6 @@ fn without_statistics_nothing_is_assumed_about_foreign_keys() {
     let d = growth_at(None, None);
     assert!(d.foreign_key_growth.is_empty());
     assert!(!report_md(&d).contains("Foreign keys over the horizon"));
-}
-
-fn query<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::reads::QueryPlan {
-    d.queries
-        .iter()
-        .find(|q| q.name == name)
-        .unwrap_or_else(|| panic!("no query {name}"))
 }
 
 #[test]

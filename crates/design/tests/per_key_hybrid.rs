@@ -4,34 +4,18 @@
 //! needs would make the typical one walk 1.58M buckets a page. The design
 //! gives each episode its own width, recorded in `plays_by_episode_widths`.
 
-use std::path::Path;
+mod common;
 
+use common::{design_fixture, fixture_in, table};
 use cqlmodel_design::writes::WriteStatement;
-use cqlmodel_design::{Design, DesignInput, design, json, report_md};
+use cqlmodel_design::{Design, json, report_md};
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/growth")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("growth", name)
 }
 
 fn growth(stats: &str) -> Design {
-    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
-    design(&DesignInput {
-        keyspace: "growth",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn table<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::derive::TableDesign {
-    d.tables
-        .iter()
-        .find(|t| t.name == name)
-        .unwrap_or_else(|| panic!("no table {name}: {:?}", names(d)))
+    design_fixture("growth", Some(stats), None)
 }
 
 fn names(d: &Design) -> Vec<&str> {

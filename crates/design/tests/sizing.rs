@@ -3,46 +3,23 @@
 //! salted, statics survive salting and bucketing, small tables are read
 //! whole, and growth is sized at a stated horizon.
 
+mod common;
+
 use std::path::Path;
 
-use cqlmodel_design::reads::QueryPlan;
-use cqlmodel_design::writes::WritePath;
+use common::{decisions, design_fixture, fixture_in, path, query};
 use cqlmodel_design::{Design, DesignInput, design, json, report_md};
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/sizing")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("sizing", name)
 }
 
 fn sizing_with(stats: Option<&str>) -> Design {
-    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
-    design(&DesignInput {
-        keyspace: "sizing",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: stats,
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
+    design_fixture("sizing", stats, None)
 }
 
 fn sizing() -> Design {
     sizing_with(Some(&fixture("stats.toml")))
-}
-
-fn query<'d>(d: &'d Design, name: &str) -> &'d QueryPlan {
-    d.queries
-        .iter()
-        .find(|q| q.name == name)
-        .unwrap_or_else(|| panic!("no query {name}"))
-}
-
-fn path<'d>(d: &'d Design, name: &str) -> &'d WritePath {
-    d.write_paths
-        .iter()
-        .find(|w| w.name == name)
-        .unwrap_or_else(|| panic!("no write path {name}"))
 }
 
 /// The CREATE TABLE statement of `table` in schema.cql.
@@ -54,15 +31,6 @@ fn create_table(d: &Design, table: &str) -> String {
         .unwrap_or_else(|| panic!("schema.cql has no {table}:\n{schema}"));
     let rest = &schema[start..];
     rest[..rest.find(';').unwrap_or(rest.len())].to_string()
-}
-
-fn decisions(d: &Design, table: &str) -> String {
-    d.tables
-        .iter()
-        .find(|t| t.name == table)
-        .unwrap_or_else(|| panic!("no table {table}"))
-        .decisions
-        .join("\n")
 }
 
 fn json_query<'j>(j: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {

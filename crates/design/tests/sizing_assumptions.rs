@@ -4,41 +4,23 @@
 //! or defaulted, is stated in the report even where no table is keyed by
 //! it; a read by time alone of an entity of fixed size is sized too.
 
-use std::path::Path;
+mod common;
 
-use cqlmodel_design::{Design, DesignInput, design, report_md};
+use common::{decisions, design_fixture, fixture_in};
+use cqlmodel_design::{Design, report_md};
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/growth")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("growth", name)
 }
 
 fn growth(stats: &str) -> Design {
-    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
-    design(&DesignInput {
-        keyspace: "growth",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
+    design_fixture("growth", Some(stats), None)
 }
 
 fn with(from: &str, to: &str) -> String {
     let s = fixture("stats.toml");
     assert!(s.contains(from), "the fixture no longer holds {from:?}");
     s.replace(from, to)
-}
-
-fn decisions(d: &Design, table: &str) -> String {
-    d.tables
-        .iter()
-        .find(|t| t.name == table)
-        .unwrap_or_else(|| panic!("no table {table}"))
-        .decisions
-        .join("\n")
 }
 
 /// Plays expire after 90 days: `plays.episode_id` to the growing episodes
@@ -147,29 +129,15 @@ fn a_read_by_time_alone_of_a_large_fixed_entity_gets_a_sized_bucket_and_the_assu
 /// 300/s kept for ever; `entries.transfer_id` is a uuid the application
 /// generates, and the statistics give no `distinct` for it.
 fn ledger(stats: &str) -> Design {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verdict-ledger");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let (model, queries) = (read("model.sql"), read("queries.sql"));
-    design(&DesignInput {
-        keyspace: "ledger",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
+    design_fixture("verdict-ledger", Some(stats), None)
 }
 
 fn ledger_stats() -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/verdict-ledger/stats.toml");
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("verdict-ledger", "stats.toml")
 }
 
-fn partition_key(d: &Design, table: &str) -> Vec<String> {
-    d.tables
-        .iter()
-        .find(|t| t.name == table)
-        .unwrap_or_else(|| panic!("no table {table}"))
+fn partition_key(d: &Design, name: &str) -> Vec<String> {
+    common::table(d, name)
         .columns
         .iter()
         .filter(|c| c.role == cqlmodel_design::derive::Role::PartitionKey)

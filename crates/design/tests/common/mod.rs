@@ -1,6 +1,7 @@
 //! Helpers the design's integration tests share: find a write path, its
-//! statement on a table, a query's plan, and design an inline pg_dump-style
-//! model. Each test crate uses a subset, hence the `dead_code` allowance.
+//! statement on a table, a query's plan, a table and its decisions; design an
+//! inline pg_dump-style model, or a fixture directory under tests/data. Each
+//! test crate uses a subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
 use cqlmodel_design::reads::QueryPlan;
@@ -49,4 +50,45 @@ pub fn design_inline(model: &str, queries: &str) -> Design {
         stats_toml: None,
     })
     .unwrap_or_else(|e| panic!("stopped (exit 2): {e}"))
+}
+
+/// A file of the fixture directory `tests/data/<dir>`; panics with the path
+/// when it cannot be read.
+pub fn fixture_in(dir: &str, name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir)
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The design of the fixture `tests/data/<dir>` (its model.sql and
+/// queries.sql) with the statistics `stats` and the sizing horizon (`None`:
+/// the default), in a keyspace named after the directory; panics when the
+/// design stops.
+pub fn design_fixture(dir: &str, stats: Option<&str>, horizon: Option<u64>) -> Design {
+    let (model, queries) = (fixture_in(dir, "model.sql"), fixture_in(dir, "queries.sql"));
+    cqlmodel_design::design_with(
+        &DesignInput {
+            keyspace: &dir.replace('-', "_"),
+            model_sql: &model,
+            queries_sql: Some(&queries),
+            stats_toml: stats,
+        },
+        &cqlmodel_design::DesignOptions { horizon },
+    )
+    .unwrap_or_else(|e| panic!("{dir}: {e}"))
+}
+
+/// The table named `name`; panics with the design's table names.
+pub fn table<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::derive::TableDesign {
+    d.tables.iter().find(|t| t.name == name).unwrap_or_else(|| {
+        let names: Vec<&str> = d.tables.iter().map(|t| t.name.as_str()).collect();
+        panic!("no table {name}: {names:?}")
+    })
+}
+
+/// The decisions of the table named `name`, one a line.
+pub fn decisions(d: &Design, name: &str) -> String {
+    table(d, name).decisions.join("\n")
 }
