@@ -5,10 +5,8 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::{decisions, design_fixture, fixture_in, path, query};
-use cqlmodel_design::{Design, DesignInput, design, json, report_md};
+use cqlmodel_design::{Design, DesignInput, json, report_md};
 
 fn fixture(name: &str) -> String {
     fixture_in("sizing", name)
@@ -301,17 +299,7 @@ fn each_read_costs_the_typical_and_the_hottest_key() {
 /// of the capped table (a salt of 64 splits each key's rows evenly).
 #[test]
 fn a_salt_need_is_the_fewest_that_fits_not_the_next_power_of_two() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
-    let d = design(&DesignInput {
-        keyspace: "video",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(&stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
+    let d = common::design_example("video");
     let schema_text = d.schema_cql();
     let schema =
         cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(&schema_text).statements).schema;

@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use common::{design_inline, off_path_reason, on, path, query};
 use cqlmodel_design::{Design, DesignInput, design};
 
@@ -29,17 +27,7 @@ ALTER TABLE ONLY public.passages ADD CONSTRAINT passages_pkey PRIMARY KEY (passa
 /// deletes have read the comment keys from those partitions.
 #[test]
 fn a_cascade_into_a_time_bucketed_child_table_deletes_every_bucket_from_the_parents_creation() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
-    let d = design(&DesignInput {
-        keyspace: "video",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(&stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
+    let d = common::design_example("video");
     let delete = path(&d, "delete_video");
     let buckets = on(delete, "comments_by_video");
     assert_eq!(
@@ -258,17 +246,8 @@ SELECT passage_id FROM passages WHERE book_id = $1 ORDER BY embedding <=> $2 LIM
 /// would cost instead, from the numbers, next to the one statement it writes.
 #[test]
 fn an_update_of_a_value_kept_out_of_split_tables_states_the_static_per_bucket_alternative() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sizing");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
-    let d = design(&DesignInput {
-        keyspace: "sizing",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(&stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
+    let stats = common::fixture_in("sizing", "stats.toml");
+    let d = common::design_fixture("sizing", Some(&stats), None);
     let rename = path(&d, "rename_channel");
     assert_eq!(
         rename
@@ -338,16 +317,7 @@ fn assert_write_paths_valid(d: &Design, names: &[&str]) {
 
 #[test]
 fn the_new_write_path_statements_are_accepted_by_the_designs_own_schema() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
-    let video = design(&DesignInput {
-        keyspace: "video",
-        model_sql: &read("model.sql"),
-        queries_sql: Some(&read("queries.sql")),
-        stats_toml: Some(&read("stats.toml")),
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
+    let video = common::design_example("video");
     assert_write_paths_valid(&video, &["delete_video"]);
     let model = "
 CREATE TABLE public.accounts (

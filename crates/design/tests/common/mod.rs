@@ -92,3 +92,21 @@ pub fn table<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::derive::Tabl
 pub fn decisions(d: &Design, name: &str) -> String {
     table(d, name).decisions.join("\n")
 }
+
+/// The design of the example `examples/design/<name>` (model, queries and
+/// statistics), in keyspace `name`; panics when the design stops.
+pub fn design_example(name: &str) -> Design {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/design")
+        .join(name);
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    let (model, queries, stats) = (read("model.sql"), read("queries.sql"), read("stats.toml"));
+    design(&DesignInput {
+        keyspace: name,
+        model_sql: &model,
+        queries_sql: Some(&queries),
+        stats_toml: Some(&stats),
+    })
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
