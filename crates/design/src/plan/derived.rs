@@ -117,7 +117,7 @@ fn foreign_key_values(model: &Model, t: &TableDesign, stats: &Stats, ts: &mut Ta
         let rows = match parent.volume {
             Volume::Fixed { rows } => rows,
             Volume::Growth { rows_per_second } => {
-                rows_per_second * parent.horizon.unwrap_or(super::DEFAULT_HORIZON) as f64
+                rows_per_second * parent.horizon.unwrap_or(super::limits::DEFAULT_HORIZON) as f64
             }
             Volume::Unspecified => continue,
         };
@@ -187,8 +187,10 @@ fn key_values_per_row(model: &Model, t: &TableDesign, ts: &mut TableStats) {
         Volume::Fixed { rows } => rows,
         Volume::Growth { rows_per_second } => {
             let live = match ts.retention {
-                Retention::Seconds(s) => s.min(ts.horizon.unwrap_or(super::DEFAULT_HORIZON)),
-                _ => ts.horizon.unwrap_or(super::DEFAULT_HORIZON),
+                Retention::Seconds(s) => {
+                    s.min(ts.horizon.unwrap_or(super::limits::DEFAULT_HORIZON))
+                }
+                _ => ts.horizon.unwrap_or(super::limits::DEFAULT_HORIZON),
             };
             rows_per_second * live as f64
         }

@@ -157,7 +157,7 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
                         None => {
                             let horizon = parent
                                 .and_then(|p| p.horizon)
-                                .unwrap_or(super::DEFAULT_HORIZON);
+                                .unwrap_or(super::limits::DEFAULT_HORIZON);
                             ((rate * horizon as f64).max(1.0).round(), "default")
                         }
                     };

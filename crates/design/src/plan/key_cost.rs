@@ -228,7 +228,11 @@ pub fn key_costs_md(d: &super::Design) -> String {
         d.horizon.text()
     );
     s.push_str(&super::fk_growth::foreign_keys_md(&d.foreign_key_growth));
-    s.push_str(&super::key_values::generated_keys_md(d));
+    s.push_str(&super::key_values::generated_keys_md(
+        &d.model,
+        &d.tables,
+        d.entity_stats.as_ref(),
+    ));
     if d.key_costs.is_empty() {
         s.push_str("No read is served by a sized table.\n");
         return s;

@@ -59,7 +59,7 @@ fn rows_at_age(ts: &TableStats) -> Option<(f64, Option<u64>)> {
     match ts.volume {
         Volume::Fixed { rows } => Some((rows, None)),
         Volume::Growth { rows_per_second } => {
-            let horizon = ts.horizon.unwrap_or(super::DEFAULT_HORIZON);
+            let horizon = ts.horizon.unwrap_or(super::limits::DEFAULT_HORIZON);
             let age = match ts.retention {
                 Retention::Seconds(s) => s.min(horizon),
                 _ => horizon,
@@ -162,18 +162,18 @@ pub(super) fn generated_key_decisions(
 /// report.md's "Identifiers without a count" section: every generated
 /// identifier (not its entity's own key) that keys a designed table and
 /// whose count the statistics do not give, with the count assumed.
-pub fn generated_keys_md(d: &super::Design) -> String {
-    let Some(stats) = &d.entity_stats else {
+pub fn generated_keys_md(model: &Model, tables: &[TableDesign], stats: Option<&Stats>) -> String {
+    let Some(stats) = stats else {
         return String::new();
     };
     let mut rows: Vec<(Generated, Vec<&str>)> = Vec::new();
-    for t in &d.tables {
+    for t in tables {
         for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
             let KeyPart::Attr(a) = &c.part else { continue };
-            let Some(g) = generated_of(&d.model, t, stats, a) else {
+            let Some(g) = generated_of(model, t, stats, a) else {
                 continue;
             };
-            let own_key = d.model.entity(&g.attribute.entity).is_some_and(|e| {
+            let own_key = model.entity(&g.attribute.entity).is_some_and(|e| {
                 e.keys()
                     .any(|k| k.as_slice() == std::slice::from_ref(&g.attribute.column))
             });

@@ -43,7 +43,7 @@ pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
 pub use hybrid::{CHECKS_PER_THRESHOLD, HybridBuild, WIDTH_CACHE_SECONDS};
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
-pub use limits::{SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
+pub use limits::{DEFAULT_HORIZON, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub use per_key::{KeyWidth, PerKeyPlan};
 pub use read_first::{ReadFirst, read_first_sources};
 pub use sizing::MODEL_KEYSPACE;
@@ -67,10 +67,6 @@ pub struct DesignOptions {
     /// sized, unless its statistics give a `horizon`; `None`: [`DEFAULT_HORIZON`].
     pub horizon: Option<u64>,
 }
-
-/// The growth horizon when nothing bounds a table: several years, so that a
-/// table that fits in year one does not silently pass the limits later.
-pub const DEFAULT_HORIZON: u64 = 3 * 365 * 86_400;
 
 /// The horizon a design was sized at, and where it came from.
 #[derive(Debug, Clone, Serialize)]

@@ -356,7 +356,7 @@ fn skew_of_bucket(
         cqlmodel_stats::units::format_count(rows.p50),
         unit.name()
     ));
-    let horizon = ts.horizon.unwrap_or(super::DEFAULT_HORIZON);
+    let horizon = ts.horizon.unwrap_or(super::limits::DEFAULT_HORIZON);
     let live = match ts.retention {
         Retention::Seconds(s) => s.min(horizon),
         _ => horizon,

@@ -162,7 +162,7 @@ pub(super) fn size_time_only(
     let width = layout
         .unit
         .seconds()
-        .min(live_seconds(&ts, super::DEFAULT_HORIZON));
+        .min(live_seconds(&ts, super::limits::DEFAULT_HORIZON));
     let per_bucket = rows_per_second * width as f64;
     let page = page.unwrap_or(DEFAULT_PAGE);
     let buckets = page_buckets(page, per_bucket);
@@ -232,7 +232,7 @@ fn size_fixed(
         return true;
     }
     let ts = derived_stats(model, t, stats);
-    let span = live_seconds(&ts, super::DEFAULT_HORIZON).max(1);
+    let span = live_seconds(&ts, super::limits::DEFAULT_HORIZON).max(1);
     let over: Vec<&str> = one.exceeds.iter().map(|e| e.name()).collect();
     let unit = BucketUnit::COARSEST_FIRST
         .into_iter()
