@@ -199,3 +199,53 @@ fn a_given_count_for_a_generated_identifier_is_used_and_no_default_is_said() {
     );
     assert!(!report_md(&d).contains("### Identifiers without a count"));
 }
+
+/// Events read by their kind: `kind` is free text, no statistics count it,
+/// and it neither is generated nor refers to anything.
+const EVENTS_MODEL: &str = "
+CREATE TABLE public.events (
+    event_id uuid NOT NULL,
+    kind text NOT NULL,
+    happened_at timestamp with time zone NOT NULL,
+    payload text
+);
+ALTER TABLE ONLY public.events ADD CONSTRAINT events_pkey PRIMARY KEY (event_id);
+";
+
+const EVENTS_QUERIES: &str = "
+-- @name events_of_kind @rate 20/s
+SELECT event_id, happened_at, payload FROM events WHERE kind = $1
+    ORDER BY happened_at DESC LIMIT 50;
+
+-- @name record_event @rate 10/s
+INSERT INTO events (event_id, kind, happened_at, payload) VALUES ($1, $2, $3, $4);
+";
+
+fn events(stats: &str) -> Design {
+    cqlmodel_design::design(&cqlmodel_design::DesignInput {
+        keyspace: "fx",
+        model_sql: EVENTS_MODEL,
+        queries_sql: Some(EVENTS_QUERIES),
+        stats_toml: Some(stats),
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_key_column_nothing_counts_states_the_constant_default() {
+    // Before: the 1,000 values the size command assumes were used silently.
+    let d = events("[table.events]\nrows_per_second = 10\n");
+    let said = decisions(&d, "events_by_kind");
+    assert!(
+        said.contains("sizing: `kind` (`events.kind`) has no `distinct` in the statistics and nothing else counts its values (not a generated identifier, not a foreign key to an entity with statistics): the size command's default of 1k values is assumed; give `distinct` for it"),
+        "{said}"
+    );
+    let given = events(
+        "[table.events]\nrows_per_second = 10\n\n[table.events.column.kind]\ndistinct = 40\n",
+    );
+    assert!(
+        !decisions(&given, "events_by_kind").contains("has no `distinct`"),
+        "{}",
+        decisions(&given, "events_by_kind")
+    );
+}

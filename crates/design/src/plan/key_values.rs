@@ -159,6 +159,36 @@ pub(super) fn generated_key_decisions(
     said
 }
 
+/// The sizing decisions stating the size command's constant default for a
+/// partition-key column nothing counts: no `distinct` in the statistics, not
+/// a generated identifier, not a foreign key to an entity with statistics,
+/// not a type of few values (boolean, tinyint, smallint) and not a time.
+pub(super) fn constant_default_decisions(t: &TableDesign, ts: &TableStats) -> Vec<String> {
+    let single_row_key = t.clustering.is_empty();
+    let mut said = Vec::new();
+    for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
+        let KeyPart::Attr(a) = &c.part else { continue };
+        let cs = ts.columns.get(&c.name);
+        let counted = cs.is_some_and(|s| {
+            s.distinct.is_some()
+                || s.bucket.is_some()
+                || matches!(s.distribution, Some(Distribution::Time { .. }))
+        });
+        let few_values = matches!(c.cql_type.as_str(), "boolean" | "tinyint" | "smallint");
+        if counted || few_values || single_row_key {
+            continue;
+        }
+        said.push(format!(
+            "sizing: `{}` (`{}.{}`) has no `distinct` in the statistics and nothing else counts its values (not a generated identifier, not a foreign key to an entity with statistics): the size command's default of {} values is assumed; give `distinct` for it",
+            c.name,
+            a.entity,
+            a.column,
+            format_count(cqlmodel_stats::DEFAULT_DISTINCT)
+        ));
+    }
+    said
+}
+
 /// report.md's "Identifiers without a count" section: every generated
 /// identifier (not its entity's own key) that keys a designed table and
 /// whose count the statistics do not give, with the count assumed.
