@@ -43,9 +43,9 @@ fn generated_identifier(model: &Model, c: &ColRef) -> Option<&'static str> {
         .any(|(t, col)| *t == c.entity && *col == c.column);
     let default = a.default.as_deref().unwrap_or("");
     if identity {
-        Some("an identity column")
+        Some("an identity number")
     } else if default.contains("nextval(") {
-        Some("a serial (a sequence's next value)")
+        Some("a serial number")
     } else if matches!(a.cql_type.as_str(), "uuid" | "timeuuid") {
         Some("a uuid")
     } else {
