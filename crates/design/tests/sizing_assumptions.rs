@@ -249,3 +249,71 @@ fn a_key_column_nothing_counts_states_the_constant_default() {
         decisions(&given, "events_by_kind")
     );
 }
+
+/// Tickets numbered by a sequence, and their lines keyed by (ticket, line):
+/// `ticket_lines.batch` is a uuid the lines of one batch share as part of
+/// the composite key (batch, line_no), so it is not one value per row.
+const TICKETS_MODEL: &str = "
+CREATE TABLE public.tickets (
+    ticket_no bigint DEFAULT nextval('public.tickets_ticket_no_seq'::regclass) NOT NULL,
+    desk_code text NOT NULL,
+    opened_at timestamp with time zone NOT NULL
+);
+ALTER TABLE ONLY public.tickets ADD CONSTRAINT tickets_pkey PRIMARY KEY (desk_code, ticket_no);
+CREATE TABLE public.ticket_lines (
+    batch uuid NOT NULL,
+    line_no integer NOT NULL,
+    body text NOT NULL
+);
+ALTER TABLE ONLY public.ticket_lines ADD CONSTRAINT ticket_lines_pkey PRIMARY KEY (batch, line_no);
+";
+
+const TICKETS_QUERIES: &str = "
+-- @name tickets_by_number @rate 20/s
+SELECT desk_code, opened_at FROM tickets WHERE ticket_no = $1;
+
+-- @name lines_of_batch @rate 20/s
+SELECT line_no, body FROM ticket_lines WHERE batch = $1 ORDER BY line_no;
+
+-- @name open_ticket @rate 5/s
+INSERT INTO tickets (desk_code, opened_at) VALUES ($1, $2);
+
+-- @name add_line @rate 50/s
+INSERT INTO ticket_lines (batch, line_no, body) VALUES ($1, $2, $3);
+";
+
+#[test]
+fn a_serial_has_one_value_per_row_and_a_part_of_a_composite_key_does_not() {
+    let d = cqlmodel_design::design(&cqlmodel_design::DesignInput {
+        keyspace: "fx",
+        model_sql: TICKETS_MODEL,
+        queries_sql: Some(TICKETS_QUERIES),
+        stats_toml: Some(
+            "[table.tickets]\nrows_per_second = 5\n\n[table.ticket_lines]\nrows_per_second = 50\n",
+        ),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let by_number = d
+        .queries
+        .iter()
+        .find(|q| q.name == "tickets_by_number")
+        .and_then(|q| q.table.clone())
+        .unwrap_or_else(|| panic!("tickets_by_number has no table"));
+    let said = decisions(&d, &by_number);
+    assert!(
+        said.contains("sizing: `ticket_no` (`tickets.ticket_no`, a serial number the application generates) has no `distinct` in the statistics: one value per `tickets` row, 473M at 3y"),
+        "{said}"
+    );
+    let lines = d
+        .queries
+        .iter()
+        .find(|q| q.name == "lines_of_batch")
+        .and_then(|q| q.table.clone())
+        .unwrap_or_else(|| panic!("lines_of_batch has no table"));
+    let said = decisions(&d, &lines);
+    assert!(
+        !said.contains("the application generates")
+            && said.contains("the size command's default of 1k values"),
+        "{said}"
+    );
+}

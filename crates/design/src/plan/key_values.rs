@@ -26,27 +26,27 @@ fn is_foreign_key(model: &Model, c: &ColRef) -> bool {
 
 /// Why a column holds an identifier generated per row of its entity, or
 /// `None` when it does not: a foreign key copies its parent's values, and a
-/// part of a composite key (`order_id` of `(order_id, line)`) is shared by
-/// the rows the key tells apart.
+/// uuid that is part of a composite key (`batch` of `(batch, line_no)`) is
+/// shared by the rows the key tells apart. A sequence's or identity's
+/// number is new for every row wherever it stands in a key.
 fn generated_identifier(model: &Model, c: &ColRef) -> Option<&'static str> {
     let e = model.entity(&c.entity)?;
-    let col = &c.column;
-    let own_key = e.keys().any(|k| k.as_slice() == std::slice::from_ref(col));
-    let shared = e.keys().any(|k| k.len() > 1 && k.contains(col));
-    if is_foreign_key(model, c) || (shared && !own_key) {
+    if is_foreign_key(model, c) {
         return None;
     }
+    let col = &c.column;
     let a = e.attribute(col)?;
     let identity = model
         .identities
         .iter()
-        .any(|(t, col)| *t == c.entity && *col == c.column);
-    let default = a.default.as_deref().unwrap_or("");
+        .any(|(t, x)| *t == c.entity && x == col);
+    let own_key = e.keys().any(|k| k.as_slice() == std::slice::from_ref(col));
+    let shared = e.keys().any(|k| k.len() > 1 && k.contains(col));
     if identity {
         Some("an identity number")
-    } else if default.contains("nextval(") {
+    } else if a.default.as_deref().is_some_and(|d| d.contains("nextval(")) {
         Some("a serial number")
-    } else if matches!(a.cql_type.as_str(), "uuid" | "timeuuid") {
+    } else if matches!(a.cql_type.as_str(), "uuid" | "timeuuid") && (own_key || !shared) {
         Some("a uuid")
     } else {
         None
