@@ -282,6 +282,14 @@ INSERT INTO tickets (desk_code, opened_at) VALUES ($1, $2);
 INSERT INTO ticket_lines (batch, line_no, body) VALUES ($1, $2, $3);
 ";
 
+/// The table serving the read `name`.
+fn served_by(d: &Design, name: &str) -> String {
+    common::query(d, name)
+        .table
+        .clone()
+        .unwrap_or_else(|| panic!("{name} has no table"))
+}
+
 #[test]
 fn a_serial_has_one_value_per_row_and_a_part_of_a_composite_key_does_not() {
     let d = cqlmodel_design::design(&cqlmodel_design::DesignInput {
@@ -293,23 +301,13 @@ fn a_serial_has_one_value_per_row_and_a_part_of_a_composite_key_does_not() {
         ),
     })
     .unwrap_or_else(|e| panic!("{e}"));
-    let by_number = d
-        .queries
-        .iter()
-        .find(|q| q.name == "tickets_by_number")
-        .and_then(|q| q.table.clone())
-        .unwrap_or_else(|| panic!("tickets_by_number has no table"));
+    let by_number = served_by(&d, "tickets_by_number");
     let said = decisions(&d, &by_number);
     assert!(
         said.contains("sizing: `ticket_no` (`tickets.ticket_no`, a serial number the application generates) has no `distinct` in the statistics: one value per `tickets` row, 473M at 3y"),
         "{said}"
     );
-    let lines = d
-        .queries
-        .iter()
-        .find(|q| q.name == "lines_of_batch")
-        .and_then(|q| q.table.clone())
-        .unwrap_or_else(|| panic!("lines_of_batch has no table"));
+    let lines = served_by(&d, "lines_of_batch");
     let said = decisions(&d, &lines);
     assert!(
         !said.contains("the application generates")
