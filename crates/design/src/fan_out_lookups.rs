@@ -46,6 +46,50 @@ pub fn fan_out_lookups(model: &Model, specs: &[QuerySpec], tables: &mut Vec<Tabl
     }
 }
 
+/// The designed table a write binding `key` lists `entity`'s rows from,
+/// when no table is keyed by exactly `key`: one of `lists_rows_by` (a
+/// table this stage found, or the lookup it added), the first in order.
+pub(crate) fn listing_table<'t>(
+    model: &Model,
+    tables: &'t [TableDesign],
+    entity: &str,
+    key: &[String],
+) -> Option<&'t TableDesign> {
+    let e = model.entity(entity)?;
+    if key.is_empty() || e.primary_key.is_empty() {
+        return None;
+    }
+    tables.iter().find(|t| lists_rows_by(t, e, key))
+}
+
+/// The words a statement's read-first text gains: the listing table, and
+/// the partitions a listing walks (its buckets and salts enumerated).
+pub(crate) fn listing_text(t: &TableDesign, key: &[String]) -> String {
+    let walk: Vec<String> = t
+        .partition_key
+        .iter()
+        .filter_map(|p| match p {
+            KeyPart::Bucket(_, unit) => Some(format!("each `{unit}` bucket that can hold rows")),
+            KeyPart::Salt(n) => Some(format!("each of its {n} salt buckets")),
+            _ => None,
+        })
+        .collect();
+    if walk.is_empty() {
+        format!(
+            "; the rows are listed from `{}` (one partition per {})",
+            t.name,
+            key.join(", ")
+        )
+    } else {
+        format!(
+            "; the rows are listed from `{}`, the {}'s partitions: {}",
+            t.name,
+            key.join(", "),
+            walk.join(" and ")
+        )
+    }
+}
+
 /// A table of `e`'s own rows whose partition key a write binding `key` can
 /// fill (its attributes among `key`, its buckets, salts and constants
 /// enumerable) and whose key holds `e`'s primary key: one listing per

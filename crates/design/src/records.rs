@@ -287,6 +287,7 @@ fn counter_table(e: &Entity, columns: &[String], tables: &mut Vec<TableDesign>) 
         entity: e.name.clone(),
         grain: vec![e.name.clone()],
         kind: TableKind::Counter,
+        purpose: crate::derive::TablePurpose::Counters,
         partition_key: e
             .primary_key
             .iter()
