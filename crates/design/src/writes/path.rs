@@ -174,10 +174,10 @@ fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
             // rows by it (walking its buckets or salts), named.
             if r.table.is_none()
                 && let Some(t) =
-                    crate::fan_out_lookups::listing_table(ctx.model, ctx.tables, &r.entity, &r.key)
+                    crate::listing::listing_table(ctx.model, ctx.tables, &r.entity, &r.key)
             {
                 r.table = Some(t.name.clone());
-                listed.push_str(&crate::fan_out_lookups::listing_text(t, &r.key));
+                listed.push_str(&crate::listing::listing_text(t, &r.key));
             }
         }
         if !listed.is_empty() {
