@@ -110,6 +110,7 @@ fn ensure_indexed(
         return Some(i);
     }
     let mut t = crate::writes::by_primary_key(model, e);
+    t.purpose = crate::derive::TablePurpose::Record;
     let candidates = candidate_names(&t);
     let base = candidates
         .first()

@@ -191,6 +191,7 @@ fn ensure_claim_table(model: &Model, e: &Entity, key: &[String], tables: &mut Ve
         return;
     }
     let mut t = crate::writes::by_primary_key(model, e);
+    t.purpose = crate::derive::TablePurpose::Claim;
     t.partition_key = key
         .iter()
         .map(|c| KeyPart::Attr(attr(&e.name, c)))

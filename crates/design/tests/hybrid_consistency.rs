@@ -253,3 +253,40 @@ fn a_fan_out_write_names_the_table_it_lists_its_rows_from() {
         );
     }
 }
+
+/// The tables the writes add carry what they are for: a claim of a UNIQUE
+/// key, an entity's row of record, a lookup; each serves no read.
+#[test]
+fn tables_added_for_the_writes_carry_their_purpose() {
+    let d = design_dir(&data("verdict-ledger"), "ledger", None);
+    let t = d
+        .tables
+        .iter()
+        .find(|t| t.name == "customers_by_email")
+        .unwrap_or_else(|| panic!("no customers_by_email"));
+    assert_eq!(t.purpose, TablePurpose::Claim);
+    assert!(t.queries.is_empty(), "{:?}", t.queries);
+    assert!(
+        t.decisions
+            .iter()
+            .any(|x| x.starts_with("claims the UNIQUE (email)")),
+        "{:?}",
+        t.decisions
+    );
+    let video = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
+    let d = design_dir(&video, "video", None);
+    let purpose = |name: &str| {
+        d.tables
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| (t.purpose.clone(), t.queries.is_empty()))
+            .unwrap_or_else(|| panic!("no table {name}"))
+    };
+    assert_eq!(purpose("comment_by_id"), (TablePurpose::Record, true));
+    assert_eq!(
+        purpose("video_likes_by_video"),
+        (TablePurpose::Lookup, true)
+    );
+    assert_eq!(purpose("view_count_by_video").0, TablePurpose::Counters);
+    assert_eq!(purpose("videos_by_tag_name").0, TablePurpose::Data);
+}

@@ -63,6 +63,11 @@ pub enum TablePurpose {
     Data,
     /// Keyed by what a write has, to find the rows it changes.
     Lookup,
+    /// The entity's row of record by its primary key, added for the writes
+    /// (durability, a claim of the key, a lookup by it), not for a read.
+    Record,
+    /// Keyed by a UNIQUE key alone: where an insert claims the value.
+    Claim,
     /// Counters the write paths keep (`n = n + ?`, `count(*)`, `sum`).
     Counters,
     /// One row per distinct value (a `count(DISTINCT x)`).
