@@ -66,6 +66,14 @@ fn a_hybrid_page_read_counts_the_widths_read_and_the_hottest_keys_walk() {
         .unwrap_or_else(|| panic!("no cost"));
     assert_eq!((cost.typical.partitions, cost.hottest.partitions), (2, 3));
     assert_eq!(Some(cost.hottest.partitions), q.partitions);
+    // A cold episode's one partition holds all its rows, at the bytes a row
+    // takes in the hottest episode's `minute` buckets.
+    let per_row = cost.hottest.bytes_per_partition / cost.hottest.rows_per_partition;
+    let cold = per_row * cost.typical.rows_per_partition;
+    assert!(
+        (cost.typical.bytes_per_partition - cold).abs() / cold < 0.05,
+        "{cost:?}"
+    );
     let notes = q.notes.join("\n");
     assert!(
         notes.contains("the read's `statements` and `partitions` are the hottest key's 3, the widths read included"),

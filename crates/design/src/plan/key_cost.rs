@@ -139,6 +139,7 @@ fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
     if let Some(b) = &p.built {
         // The typical key's rows sit in its one partition; the widths
         // read is one statement more for every key.
+        cost.typical.bytes_per_partition = cold_partition_bytes(&cost, p);
         cost.typical.rows_per_partition = per_bucket(p.typical.rows);
         cost.hottest.rows_per_partition = per_bucket(p.hottest.rows_per_bucket);
         cost.typical.partitions = b.typical_statements;
@@ -169,6 +170,17 @@ fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
     cost
 }
 
+/// A cold key's one partition under the hybrid holds all its rows: its
+/// bytes are its rows at the bytes a row takes in the hottest key's fine
+/// bucket (the table's sizes describe fine buckets).
+fn cold_partition_bytes(cost: &KeyCost, p: &super::PerKeyPlan) -> f64 {
+    if p.hottest.rows_per_bucket <= 0.0 {
+        return cost.typical.bytes_per_partition;
+    }
+    let per_row = cost.hottest.bytes_per_partition / p.hottest.rows_per_bucket;
+    (per_row * p.typical.rows).round()
+}
+
 /// Two significant digits below ten rows: a typical key's bucket (or
 /// range) may hold a small fraction of a row.
 fn two_digits(r: f64) -> f64 {
@@ -195,6 +207,7 @@ fn ranged_hybrid(
     let page = bound.map_or(f64::INFINITY, |n| n as f64);
     let in_range = |per_bucket: f64| per_bucket * spanned as f64;
     cost.typical.partitions = b.typical_statements;
+    cost.typical.bytes_per_partition = cold_partition_bytes(&cost, p);
     cost.typical.rows_per_partition = p.typical.rows.round();
     cost.typical.rows_read = two_digits(
         in_range(p.typical.rows_per_bucket)
