@@ -121,6 +121,8 @@ fn a_hybrid_range_read_counts_the_widths_read_and_a_cold_key_reads_one_partition
     // nearly empty `hour` buckets one width would make it walk.
     assert_eq!(cost.typical.partitions, 2);
     assert_eq!(cost.hottest.partitions, 2);
+    // The read's rows are the hottest key's page, as its cost says.
+    assert_eq!(q.rows_read, Some(cost.hottest.rows_read));
     assert!(
         cost.note.starts_with(
             "a width per key (built), a range: a page reads `channel_events_by_channel_widths`"

@@ -350,11 +350,26 @@ fn count_statements(q: &mut QueryPlan, p: &PerKeyPlan, b: &HybridBuild, ranged: 
     if ranged {
         q.statements = q.statements.saturating_add(1);
         q.partitions = q.partitions.map(|n| n.saturating_add(1));
+        // The hottest key's rows in the buckets the range spans, up to a page.
+        let spanned = q.statements.saturating_sub(1) as f64;
+        let rows = p.hottest.rows_per_bucket * spanned;
+        let page = q
+            .page
+            .or_else(|| cql_limit(q))
+            .map_or(f64::INFINITY, |n| n as f64);
+        q.rows_read = Some(rows.min(page).round());
         return;
     }
     q.statements = b.hottest_statements;
     q.partitions = Some(b.hottest_statements);
     q.rows_read = Some(p.hottest.rows.min(p.page as f64).round());
+}
+
+/// The LIMIT of the read's CQL (a walk stops once it has that many rows).
+fn cql_limit(q: &QueryPlan) -> Option<u64> {
+    let cql = q.cql.as_deref()?;
+    let (_, after) = cql.rsplit_once(" LIMIT ")?;
+    after.split_whitespace().next()?.parse().ok()
 }
 
 /// The table's per-key decision (sizing wrote the trade-off) restated as
