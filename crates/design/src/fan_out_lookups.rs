@@ -8,9 +8,10 @@
 //! does, `<entity>_by_<columns>` lists the rows' primary keys, and the
 //! entity's own write paths keep it like any other of its tables.
 
-use crate::derive::{KeyPart, TableDesign, TableKind, class_of};
+use crate::derive::TableDesign;
+use crate::listing::lists_rows_by;
 use crate::querylist::{Body, MutationKind, QuerySpec};
-use crate::relational::{Entity, Model};
+use crate::relational::Model;
 
 /// Adds the missing listing table of every UPDATE or DELETE whose bound
 /// columns do not cover its entity's primary key.
@@ -44,40 +45,4 @@ pub fn fan_out_lookups(model: &Model, specs: &[QuerySpec], tables: &mut Vec<Tabl
         );
         crate::lookups::add_children_lookup(model, e, &m.key, &why, tables);
     }
-}
-
-/// A table of `e`'s own rows whose partition key a write binding `key` can
-/// fill (its attributes among `key`, its buckets, salts and constants
-/// enumerable) and whose key holds `e`'s primary key: one listing per
-/// partition finds every row the write names.
-fn lists_rows_by(t: &TableDesign, e: &Entity, key: &[String]) -> bool {
-    if t.kind != TableKind::Table || t.grain != [e.name.clone()] {
-        return false;
-    }
-    let own = |a: &crate::select::ColRef| -> Option<String> {
-        class_of(&t.classes, a)
-            .iter()
-            .chain(std::iter::once(a))
-            .find(|x| x.entity == e.name)
-            .map(|x| x.column.clone())
-    };
-    let bound = t.partition_key.iter().all(|p| match p {
-        KeyPart::Attr(a) => own(a).is_some_and(|c| key.contains(&c)),
-        KeyPart::Bucket(..) | KeyPart::Salt(_) | KeyPart::Whole => true,
-        KeyPart::Counter | KeyPart::Sum(_) => false,
-    });
-    let by_attr = |p: &KeyPart| match p {
-        KeyPart::Attr(a) => own(a),
-        _ => None,
-    };
-    bound
-        && t.partition_key
-            .iter()
-            .any(|p| matches!(p, KeyPart::Attr(_)))
-        && e.primary_key.iter().all(|k| {
-            t.partition_key
-                .iter()
-                .chain(t.clustering.iter().map(|(p, _)| p))
-                .any(|p| by_attr(p).as_ref() == Some(k))
-        })
 }

@@ -110,6 +110,7 @@ fn ensure_indexed(
         return Some(i);
     }
     let mut t = crate::writes::by_primary_key(model, e);
+    t.purpose = crate::derive::TablePurpose::Record;
     let candidates = candidate_names(&t);
     let base = candidates
         .first()
@@ -320,6 +321,7 @@ pub(crate) fn add_children_lookup(
     tables: &mut Vec<TableDesign>,
 ) {
     let mut t = crate::writes::by_primary_key(model, child);
+    t.purpose = crate::derive::TablePurpose::Lookup;
     t.partition_key = fk.iter().map(|c| KeyPart::Attr(attr(child, c))).collect();
     t.clustering = child
         .primary_key

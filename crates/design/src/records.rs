@@ -191,6 +191,7 @@ fn ensure_claim_table(model: &Model, e: &Entity, key: &[String], tables: &mut Ve
         return;
     }
     let mut t = crate::writes::by_primary_key(model, e);
+    t.purpose = crate::derive::TablePurpose::Claim;
     t.partition_key = key
         .iter()
         .map(|c| KeyPart::Attr(attr(&e.name, c)))
@@ -287,6 +288,7 @@ fn counter_table(e: &Entity, columns: &[String], tables: &mut Vec<TableDesign>) 
         entity: e.name.clone(),
         grain: vec![e.name.clone()],
         kind: TableKind::Counter,
+        purpose: crate::derive::TablePurpose::Counters,
         partition_key: e
             .primary_key
             .iter()

@@ -39,7 +39,7 @@ pub fn json(d: &Design) -> Value {
         .iter()
         .map(|t| {
             let col = |p: &crate::derive::KeyPart| t.column_for(p).map(|c| c.name.clone()).unwrap_or_default();
-            json!({
+            let mut v = json!({
                 "name": t.name,
                 "entity": t.entity,
                 "grain": t.grain,
@@ -55,7 +55,13 @@ pub fn json(d: &Design) -> Value {
                 "compaction": t.compaction,
                 "default_time_to_live": t.ttl,
                 "queries": t.queries,
-            })
+            });
+            // Why a table that is not an ordinary one exists (bookkeeping,
+            // lookups, counters), by its marker.
+            if !t.purpose.is_data() {
+                v["purpose"] = json!(t.purpose);
+            }
+            v
         })
         .collect();
     let queries: Vec<Value> = d

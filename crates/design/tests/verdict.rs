@@ -231,6 +231,7 @@ fn a_hot_compare_and_set_crosses_the_paxos_ceiling() {
             rows: 1.0,
             lwt: 1,
             reads_row: true,
+            weighted: Vec::new(),
         }],
         volumes: vec![volume("seats", 20.0)],
         ..VerdictInput::default()

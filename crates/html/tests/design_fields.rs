@@ -133,3 +133,23 @@ fn the_synthetic_design_shows_every_field_in_its_own_section() {
     assert_eq!(html.matches("<p class=\"reads\">").count(), 6);
     assert!(html.contains("&lt;one layout serves both&gt;"));
 }
+
+/// A table's `purpose` (why a table that is not an ordinary one exists) is a
+/// field in words, not a generic nested list.
+#[test]
+fn a_tables_purpose_is_a_field_in_words() {
+    let mut design = fixture();
+    let tables = design["tables"].as_array_mut().expect("tables");
+    let first = tables.first_mut().expect("a table");
+    first["purpose"] = serde_json::json!({"role": "hybrid_widths", "of": "plays_by_episode"});
+    let html = render(Page::Design, &design, &Sources::new());
+    assert!(
+        html.contains("<dt>purpose</dt><dd>hybrid widths of plays_by_episode</dd>"),
+        "{}",
+        section(&html, "tables")
+    );
+    assert!(
+        !html.contains("<dt>role</dt>"),
+        "purpose fell to a generic field list"
+    );
+}

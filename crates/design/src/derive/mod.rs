@@ -52,6 +52,46 @@ pub enum TableKind {
     View { base: String },
 }
 
+/// Why a designed table exists, so later stages recognise a table by what
+/// it is for, not by its name. design.json shows it for every table that
+/// is not an ordinary one (`purpose`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case", tag = "role")]
+pub enum TablePurpose {
+    /// Serves the query list's reads (or keeps an entity's rows).
+    #[default]
+    Data,
+    /// Keyed by what a write has, to find the rows it changes.
+    Lookup,
+    /// The entity's row of record by its primary key, added for the writes
+    /// (durability, a claim of the key, a lookup by it), not for a read.
+    Record,
+    /// Keyed by a UNIQUE key alone: where an insert claims the value.
+    Claim,
+    /// Counters the write paths keep (`n = n + ?`, `count(*)`, `sum`).
+    Counters,
+    /// One row per distinct value (a `count(DISTINCT x)`).
+    ValueSet,
+    /// The per-key hybrid's widths of `of` (key, `since` DESC, `width`).
+    HybridWidths { of: String },
+    /// The per-key hybrid's count of each cold key's rows of `of`.
+    HybridKeyRows { of: String },
+}
+
+impl TablePurpose {
+    pub fn is_data(&self) -> bool {
+        *self == TablePurpose::Data
+    }
+
+    /// The bucketed table a per-key hybrid's bookkeeping table serves.
+    pub fn hybrid_of(&self) -> Option<&str> {
+        match self {
+            TablePurpose::HybridWidths { of } | TablePurpose::HybridKeyRows { of } => Some(of),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TableColumn {
     pub name: String,
@@ -69,6 +109,8 @@ pub struct TableDesign {
     /// their rows (`[posts, follows]` for a timeline: a post once per follower).
     pub grain: Vec<String>,
     pub kind: TableKind,
+    #[serde(skip_serializing_if = "TablePurpose::is_data")]
+    pub purpose: TablePurpose,
     pub partition_key: Vec<KeyPart>,
     /// With `true` for DESC.
     pub clustering: Vec<(KeyPart, bool)>,

@@ -2,7 +2,8 @@
 //! predicates and its rows from the joined entities (or a counter table for a count).
 
 use super::{
-    KeyPart, OffPath, Role, TableColumn, TableDesign, TableKind, add_columns, attr_type, class_of,
+    KeyPart, OffPath, Role, TableColumn, TableDesign, TableKind, TablePurpose, add_columns,
+    attr_type, class_of,
 };
 use crate::pgtypes::is_time;
 use crate::querylist::QuerySpec;
@@ -464,6 +465,7 @@ pub fn table_for(model: &Model, q: &QuerySpec, spec: &SelectSpec) -> Result<Tabl
         entity: root,
         grain,
         kind: TableKind::Table,
+        purpose: TablePurpose::Data,
         partition_key,
         clustering,
         columns: Vec::new(),
@@ -538,6 +540,7 @@ fn value_set(
         entity: root,
         grain,
         kind: TableKind::Table,
+        purpose: TablePurpose::ValueSet,
         partition_key,
         clustering: vec![(KeyPart::Attr(value.clone()), false)],
         columns: Vec::new(),
@@ -601,6 +604,7 @@ fn counter_table(
         entity: root.clone(),
         grain,
         kind: TableKind::Counter,
+        purpose: TablePurpose::Counters,
         partition_key,
         clustering: Vec::new(),
         columns: Vec::new(),

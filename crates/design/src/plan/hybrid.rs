@@ -12,7 +12,7 @@
 
 use cqlmodel_cql::keywords::quote_ident;
 
-use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind, fit_name};
+use crate::derive::{KeyPart, Role, TableColumn, TableDesign, TableKind, TablePurpose, fit_name};
 use crate::reads::QueryPlan;
 use crate::select::ColRef;
 use crate::writes::{ReadSource, Step, WritePath, WriteStatement};
@@ -165,6 +165,11 @@ fn bookkeeping_table(
         } else {
             TableKind::Table
         },
+        purpose: if counter {
+            TablePurpose::HybridKeyRows { of: t.name.clone() }
+        } else {
+            TablePurpose::HybridWidths { of: t.name.clone() }
+        },
         partition_key,
         clustering,
         columns,
@@ -270,8 +275,12 @@ pub(super) fn build(
             continue;
         }
         let mut b = cql_of(input.keyspace, p, &key, (&widths, &rows));
+        let mut insert_rate = 0.0;
         for path in paths.iter_mut() {
             if rewrite_path(path, &t, p, &b) {
+                if path.statements.iter().any(|s| s.cql == b.promote_cql) {
+                    insert_rate += path.rate.unwrap_or(0.0);
+                }
                 b.write_paths.push(path.name.clone());
                 let cold = path.rate.map(|r| r * (1.0 - p.hot_share.unwrap_or(0.0)));
                 b.counter_writes_per_second =
@@ -287,6 +296,11 @@ pub(super) fn build(
             (x * scale).round() / scale
         };
         b.counter_writes_per_second = b.counter_writes_per_second.map(round);
+        b.counter_share = round(b.counter_share);
+        b.promotion_share = match b.promotions_per_second {
+            Some(promotions) if insert_rate > 0.0 => round((promotions / insert_rate).min(1.0)),
+            _ => round(b.promotion_share),
+        };
         b.counter_reads_per_second = b
             .counter_writes_per_second
             .map(|w| round(w / b.check_one_in as f64));
@@ -295,9 +309,8 @@ pub(super) fn build(
             .filter(|q| q.table.as_deref() == Some(t.name.as_str()))
         {
             q.notes.retain(|n| !n.starts_with("reads the newest "));
-            // A range read walks the buckets its range spans: its cost is
-            // the range's, not a page's.
-            let ranged = q.notes.iter().any(|n| n.starts_with("bucket fan-out"));
+            let ranged = ranged(q);
+            count_statements(q, p, &b, ranged);
             q.notes.push(super::hybrid_text::read_note(p, &b, ranged));
         }
         let texts = super::hybrid_text::table_decisions(p, &b);
@@ -321,6 +334,42 @@ pub(super) fn build(
         restate_warning(warnings, p, &b);
         p.built = Some(b);
     }
+}
+
+/// A range read walks the buckets its range spans: its cost is the
+/// range's, not a page's.
+pub(super) fn ranged(q: &QueryPlan) -> bool {
+    q.notes.iter().any(|n| n.starts_with("bucket fan-out"))
+}
+
+/// The read's own figures are what the application runs: the widths read,
+/// then the partitions it walks. A page: the hottest key's statements (the
+/// most a page runs; the typical key's are in the note and the cost per
+/// key). A range: the buckets it spans, and the widths read before them.
+fn count_statements(q: &mut QueryPlan, p: &PerKeyPlan, b: &HybridBuild, ranged: bool) {
+    if ranged {
+        q.statements = q.statements.saturating_add(1);
+        q.partitions = q.partitions.map(|n| n.saturating_add(1));
+        // The hottest key's rows in the buckets the range spans, up to a page.
+        let spanned = q.statements.saturating_sub(1) as f64;
+        let rows = p.hottest.rows_per_bucket * spanned;
+        let page = q
+            .page
+            .or_else(|| cql_limit(q))
+            .map_or(f64::INFINITY, |n| n as f64);
+        q.rows_read = Some(rows.min(page).round());
+        return;
+    }
+    q.statements = b.hottest_statements;
+    q.partitions = Some(b.hottest_statements);
+    q.rows_read = Some(p.hottest.rows.min(p.page as f64).round());
+}
+
+/// The LIMIT of the read's CQL (a walk stops once it has that many rows).
+fn cql_limit(q: &QueryPlan) -> Option<u64> {
+    let cql = q.cql.as_deref()?;
+    let (_, after) = cql.rsplit_once(" LIMIT ")?;
+    after.split_whitespace().next()?.parse().ok()
 }
 
 /// The table's per-key decision (sizing wrote the trade-off) restated as
@@ -376,6 +425,8 @@ fn cql_of(
         counter_writes_per_second: None,
         counter_reads_per_second: None,
         promotions_per_second: p.hot_keys.map(|k| k / p.live.max(1) as f64),
+        counter_share: 1.0 - p.hot_share.unwrap_or(0.0),
+        promotion_share: 1.0 / p.threshold_rows.max(1.0),
         typical_statements: 1 + p.typical.statements_own_width,
         hottest_statements: 1 + p.hottest.statements_one_width,
         writer_read_cql: format!(
@@ -530,6 +581,29 @@ fn promote_statement(
     }
 }
 
+/// A bookkeeping statement the hybrid added to an insert path runs on a
+/// share of the path's executions, not on each: the counter on cold keys'
+/// writes, the promotion once per hot key. That share, and what it is, for
+/// the verdict's rows per write (a counter increment is a write to the
+/// cluster; a promotion in a thousand writes is not a per-write cost).
+pub fn bookkeeping_share(plans: &[PerKeyPlan], st: &WriteStatement) -> Option<(f64, String)> {
+    plans.iter().filter_map(|p| p.built.as_ref()).find_map(|b| {
+        if st.cql == b.count_cql {
+            Some((
+                b.counter_share,
+                format!("`{}` counter increment (cold keys' writes)", b.rows_table),
+            ))
+        } else if st.cql == b.promote_cql {
+            Some((
+                b.promotion_share,
+                format!("`{}` promotion (once per hot key)", b.widths_table),
+            ))
+        } else {
+            None
+        }
+    })
+}
+
 /// queries.cql's lines for the hybrid's own reads: (name, rate, CQL).
 pub(super) fn hybrid_reads(
     plans: &[PerKeyPlan],
@@ -569,3 +643,7 @@ pub(super) fn hybrid_reads(
     }
     out
 }
+
+#[cfg(test)]
+#[path = "hybrid_tests.rs"]
+mod tests;

@@ -28,6 +28,13 @@ pub struct HybridBuild {
     /// Promotions per second: the keys over the threshold by the sizing
     /// age, spread over it (when the distribution says how many).
     pub promotions_per_second: Option<f64>,
+    /// The share of an insert's executions that increment the counter: the
+    /// cold keys' share of the rows (1 when the distribution does not say).
+    pub counter_share: f64,
+    /// The share of an insert's executions that promote a key: the
+    /// promotions over the inserts (once per hot key), or one per
+    /// threshold of rows when the rates do not say.
+    pub promotion_share: f64,
     /// Statements a page costs under the hybrid (the widths read included).
     pub typical_statements: u64,
     pub hottest_statements: u64,

@@ -174,19 +174,20 @@ pub(super) fn read_note(p: &PerKeyPlan, b: &HybridBuild, ranged: bool) -> String
     );
     if ranged {
         return format!(
-            "{walk} the range spans within the period, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted) when the range reaches the period; a cold key reads 2 statements (the widths and its one partition)",
+            "{walk} the range spans within the period, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted) when the range reaches the period; a cold key reads 2 statements (the widths and its one partition); the read's `statements` and `partitions` count the widths read and the range's buckets",
             b.coarse, b.bucket_column
         );
     }
     format!(
-        "{walk} from the row's newest back to the period's `since`, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted); a page costs the typical key {} statement(s), the hottest {} (with one `{}` width: {} and {})",
+        "{walk} from the row's newest back to the period's `since`, under `{}` the one partition `{}` = `since` (epoch 0 for a key never promoted); a page costs the typical key {} statement(s), the hottest {} (with one `{}` width: {} and {}); the read's `statements` and `partitions` are the hottest key's {}, the widths read included",
         b.coarse,
         b.bucket_column,
         b.typical_statements,
         b.hottest_statements,
         p.width,
         format_count(p.typical.statements_one_width as f64),
-        p.hottest.statements_one_width
+        p.hottest.statements_one_width,
+        b.hottest_statements
     )
 }
 

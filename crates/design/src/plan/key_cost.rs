@@ -56,7 +56,15 @@ pub(super) fn key_costs(
             })?;
             let cost = cost_of(keyspace, t, spec, q, table_stats)?;
             Some(match per_key.iter().find(|p| p.table == t.name) {
-                Some(p) if q.statements == 1 => walked(cost, p),
+                // A built hybrid's range read: a cold key reads its one
+                // partition, a hot key the fine buckets the range spans.
+                Some(p) if p.built.is_some() && super::hybrid::ranged(q) => {
+                    let bound = spec.1.limit.or(spec.0.page_size());
+                    ranged_hybrid(cost, p, q, bound)
+                }
+                // A built hybrid's page read counts the widths read and the
+                // walk in its own figures: still a page walk, not a range.
+                Some(p) if q.statements == 1 || p.built.is_some() => walked(cost, p),
                 _ => cost,
             })
         })
@@ -125,21 +133,13 @@ fn cost_of(
 /// bound it): a page costs the statements the per-key analysis counted, the
 /// typical key's many nearly empty buckets included.
 fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
-    // Two significant digits below ten rows: a typical key's bucket may
-    // hold a small fraction of a row.
-    let per_bucket = |r: f64| {
-        if r >= 10.0 || r <= 0.0 {
-            r.round()
-        } else {
-            let scale = 10f64.powi(1 - r.log10().floor() as i32);
-            (r * scale).round() / scale
-        }
-    };
+    let per_bucket = two_digits;
     cost.typical.rows_read = p.typical.rows.min(p.page as f64).round();
     cost.hottest.rows_read = p.hottest.rows.min(p.page as f64).round();
     if let Some(b) = &p.built {
         // The typical key's rows sit in its one partition; the widths
         // read is one statement more for every key.
+        cost.typical.bytes_per_partition = cold_partition_bytes(&cost, p);
         cost.typical.rows_per_partition = per_bucket(p.typical.rows);
         cost.hottest.rows_per_partition = per_bucket(p.hottest.rows_per_bucket);
         cost.typical.partitions = b.typical_statements;
@@ -166,6 +166,75 @@ fn walked(mut cost: KeyCost, p: &super::PerKeyPlan) -> KeyCost {
         p.width,
         cqlmodel_stats::units::format_count(p.typical.statements_one_width as f64),
         p.hottest.statements_one_width
+    );
+    cost
+}
+
+/// A cold key's one partition under the hybrid holds all its rows: its
+/// bytes are its rows at the bytes a row takes in the hottest key's fine
+/// bucket (the table's sizes describe fine buckets).
+fn cold_partition_bytes(cost: &KeyCost, p: &super::PerKeyPlan) -> f64 {
+    if p.hottest.rows_per_bucket <= 0.0 {
+        return cost.typical.bytes_per_partition;
+    }
+    let per_row = cost.hottest.bytes_per_partition / p.hottest.rows_per_bucket;
+    (per_row * p.typical.rows).round()
+}
+
+/// Two significant digits below ten rows: a typical key's bucket (or
+/// range) may hold a small fraction of a row.
+fn two_digits(r: f64) -> f64 {
+    if r >= 10.0 || r <= 0.0 {
+        r.round()
+    } else {
+        let scale = 10f64.powi(1 - r.log10().floor() as i32);
+        (r * scale).round() / scale
+    }
+}
+
+/// A range read of a built hybrid: the typical (cold) key reads the widths
+/// and the range's rows from its one partition; the hottest reads the
+/// widths, then the fine buckets the range spans until the page (if any) is
+/// full. `plan.statements` counts the widths read and the buckets spanned.
+fn ranged_hybrid(
+    mut cost: KeyCost,
+    p: &super::PerKeyPlan,
+    plan: &QueryPlan,
+    bound: Option<u64>,
+) -> KeyCost {
+    let Some(b) = &p.built else { return cost };
+    let spanned = plan.statements.saturating_sub(1).max(1);
+    let page = bound.map_or(f64::INFINITY, |n| n as f64);
+    let in_range = |per_bucket: f64| per_bucket * spanned as f64;
+    cost.typical.partitions = b.typical_statements;
+    cost.typical.bytes_per_partition = cold_partition_bytes(&cost, p);
+    cost.typical.rows_per_partition = p.typical.rows.round();
+    cost.typical.rows_read = two_digits(
+        in_range(p.typical.rows_per_bucket)
+            .min(p.typical.rows)
+            .min(page),
+    );
+    let hot = p.hottest.rows_per_bucket;
+    let walked = match bound {
+        Some(n) if hot > 0.0 => spanned.min(((n as f64) / hot).ceil().max(1.0) as u64),
+        _ => spanned,
+    };
+    cost.hottest.partitions = walked + 1;
+    cost.hottest.rows_per_partition = hot.round();
+    cost.hottest.rows_read = (hot * walked as f64).min(page).round();
+    cost.note = format!(
+        "a width per key (built), a range: a page reads `{}` and then {} partition for the typical key (`{}`: the range within all its rows) and {} of the {} `{}` bucket(s) the range spans for the hottest{} (see Per-key strategies)",
+        b.widths_table,
+        b.typical_statements.saturating_sub(1),
+        b.coarse,
+        walked,
+        spanned,
+        b.fine,
+        if bound.is_some() {
+            ", until the page is full"
+        } else {
+            ""
+        }
     );
     cost
 }

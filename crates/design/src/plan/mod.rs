@@ -41,7 +41,7 @@ use sizing::{load_entity_stats, size_tables};
 pub(crate) use crate::numbers::{rate_text, trim_float};
 pub(crate) use crate::stats_keys::entity_key;
 pub use fk_growth::ForeignKeyGrowth;
-pub use hybrid::{CHECKS_PER_THRESHOLD, HybridBuild, WIDTH_CACHE_SECONDS};
+pub use hybrid::{CHECKS_PER_THRESHOLD, HybridBuild, WIDTH_CACHE_SECONDS, bookkeeping_share};
 pub use key_cost::{KeyCost, KeySide, cost_json, horizon_json, key_costs_md};
 pub use limits::{DEFAULT_HORIZON, SALT_CAP, SALT_FANOUT_WARNING, SKEW_WARNING};
 pub use per_key::{KeyWidth, PerKeyPlan};

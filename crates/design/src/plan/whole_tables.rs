@@ -68,6 +68,7 @@ pub(super) fn whole_tables(
             entity: entity.clone(),
             grain: vec![entity.clone()],
             kind: TableKind::Table,
+            purpose: crate::derive::TablePurpose::Data,
             partition_key: vec![KeyPart::Whole],
             clustering: e
                 .primary_key

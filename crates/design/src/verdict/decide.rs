@@ -457,6 +457,23 @@ fn rows_text(n: f64) -> String {
     )
 }
 
+/// The statements counted at the share of writes they run on, said with
+/// that share: a counter increment on most writes is a write to the
+/// cluster each time, a promotion once per hot key is not a per-write cost.
+fn weighted_text(weighted: &[(String, f64)]) -> String {
+    if weighted.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = weighted
+        .iter()
+        .map(|(what, share)| format!("{what} on {} of its path's writes", pct(*share)))
+        .collect();
+    format!(
+        "; bookkeeping counted at the share of writes it runs on: {}",
+        each.join(", ")
+    )
+}
+
 fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
     let b = ev.basis;
     let w = &ev.writes;
@@ -483,8 +500,9 @@ fn write_lines(ev: &Evidence, lines: &mut Vec<Line>) {
     lines.push(Line::against(
         "amplification",
         format!(
-            "{} written per logical write (denormalized copies and fan-out)",
-            rows_text(w.rows_per_write())
+            "{} written per logical write (denormalized copies and fan-out{})",
+            rows_text(w.rows_per_write()),
+            weighted_text(&w.weighted)
         ),
         th::WRITE_AMPLIFICATION,
         w.rows_per_write() > th::WRITE_AMPLIFICATION.value,

@@ -100,6 +100,10 @@ pub struct WriteMix {
     pub lwt_queries: Vec<String>,
     /// Rows written, weighted like the writes.
     pub rows: f64,
+    /// Statements counted at the share of writes they run on (see
+    /// [`Write::weighted`]), each once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub weighted: Vec<(String, f64)>,
 }
 
 impl WriteMix {
@@ -124,6 +128,11 @@ impl WriteMix {
             MutationKind::Delete => self.deletes += weight,
         }
         self.rows += weight * w.rows;
+        for (what, share) in &w.weighted {
+            if !self.weighted.iter().any(|(seen, _)| seen == what) {
+                self.weighted.push((what.clone(), *share));
+            }
+        }
         if w.lwt > 0 {
             self.lwt += weight * w.lwt as f64;
             self.lwt_queries.push(w.name.clone());

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use cqlmodel_stats::{Retention, Stats, Volume};
 use serde::Serialize;
 
-use crate::plan::{Design, entity_key};
+use crate::plan::{Design, PerKeyPlan, entity_key};
 use crate::querylist::{Body, MutationKind, QuerySpec};
 use crate::reads::QueryPlan;
 use crate::select::SelectSpec;
@@ -84,6 +84,11 @@ pub struct Write {
     pub lwt: usize,
     /// PostgreSQL read the row before changing it (`n = n + 1`, `AND x = $2`).
     pub reads_row: bool,
+    /// Statements run on a share of the executions only (the per-key
+    /// hybrid's counter and promotion), counted in `rows` at that share:
+    /// what each is and its share.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub weighted: Vec<(String, f64)>,
 }
 
 /// A `BEGIN … COMMIT` group of the query list.
@@ -148,7 +153,7 @@ impl VerdictInput {
         let writes = d
             .write_paths
             .iter()
-            .map(|w| write_of(w, spec(&w.name)))
+            .map(|w| write_of(w, spec(&w.name), &d.per_key))
             .collect();
         let transactions = d
             .transactions
@@ -230,10 +235,23 @@ fn off_reason(s: &SelectSpec) -> OffReason {
     }
 }
 
-fn write_of(w: &WritePath, spec: Option<&QuerySpec>) -> Write {
+fn write_of(w: &WritePath, spec: Option<&QuerySpec>, per_key: &[PerKeyPlan]) -> Write {
     let repeated = w.statements.iter().filter(|s| s.repeat.is_some()).count();
-    let once = w.statements.len() - repeated;
     let fan_out = w.write_amplification.unwrap_or(repeated as f64);
+    // A repeated statement's rows: the path's fan-out spread over them.
+    let per_repeat = fan_out / repeated.max(1) as f64;
+    let mut rows = 0.0;
+    let mut weighted = Vec::new();
+    for st in &w.statements {
+        let each = if st.repeat.is_some() { per_repeat } else { 1.0 };
+        match crate::plan::bookkeeping_share(per_key, st) {
+            Some((share, what)) => {
+                rows += each * share;
+                weighted.push((what, share));
+            }
+            None => rows += each,
+        }
+    }
     let lwt = w
         .statements
         .iter()
@@ -248,9 +266,10 @@ fn write_of(w: &WritePath, spec: Option<&QuerySpec>) -> Write {
         entity: w.entity.clone(),
         kind: w.kind,
         rate: w.rate,
-        rows: once as f64 + if repeated > 0 { fan_out } else { 0.0 },
+        rows,
         lwt,
         reads_row,
+        weighted,
     }
 }
 

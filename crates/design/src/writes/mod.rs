@@ -150,6 +150,7 @@ pub fn by_primary_key(model: &Model, e: &Entity) -> TableDesign {
         entity: e.name.clone(),
         grain: vec![e.name.clone()],
         kind: crate::derive::TableKind::Table,
+        purpose: crate::derive::TablePurpose::Data,
         partition_key: e
             .primary_key
             .iter()

@@ -166,12 +166,26 @@ fn table_statements(
 
 /// Names the designed table of every read its producer left open.
 fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
-    for r in statements
-        .iter_mut()
-        .flat_map(|s| s.reads.iter_mut())
-        .filter(|r| r.table.is_none())
-    {
-        r.table = read_table(ctx, &r.entity, &r.key);
+    for s in statements.iter_mut() {
+        let mut listed = String::new();
+        for r in s.reads.iter_mut().filter(|r| r.table.is_none()) {
+            r.table = read_table(ctx, &r.entity, &r.key);
+            // No table keyed by exactly the key: the one that lists the
+            // rows by it (walking its buckets or salts), named.
+            if r.table.is_none()
+                && let Some(t) =
+                    crate::listing::listing_table(ctx.model, ctx.tables, &r.entity, &r.key)
+            {
+                r.table = Some(t.name.clone());
+                listed.push_str(&crate::listing::listing_text(t, &r.key));
+            }
+        }
+        if !listed.is_empty() {
+            s.reads_first = Some(match s.reads_first.take() {
+                Some(first) => first + &listed,
+                None => listed.trim_start_matches("; ").to_string(),
+            });
+        }
     }
 }
 

@@ -202,10 +202,11 @@ pub fn report(
 /// `<table>_key_rows`): named after the bucketed table they serve, and
 /// written by its inserts and whole-key deletes only (a row's delete leaves
 /// the key's width and count for its other rows).
+/// Recognised by the table's marker (`purpose`), not by its name.
 pub fn bookkeeping(d: &Design) -> std::collections::BTreeSet<&str> {
-    d.per_key
+    d.tables
         .iter()
-        .filter_map(|p| p.built.as_ref())
-        .flat_map(|b| [b.widths_table.as_str(), b.rows_table.as_str()])
+        .filter(|t| t.purpose.hybrid_of().is_some())
+        .map(|t| t.name.as_str())
         .collect()
 }

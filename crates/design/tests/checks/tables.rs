@@ -131,7 +131,11 @@ pub fn names(c: &Case, d: &Design) -> Vec<Problem> {
         // A small table read whole (constant `bucket` partition): `all_<entity>`.
         let whole = t.partition_key == [cqlmodel_design::derive::KeyPart::Whole]
             && t.name.starts_with("all_");
-        let bookkeeping = super::bookkeeping(d).contains(t.name.as_str());
+        // The hybrid's bookkeeping is named after the table it serves.
+        let bookkeeping = t
+            .purpose
+            .hybrid_of()
+            .is_some_and(|of| t.name.starts_with(of));
         if !conventional && !whole && !bookkeeping && !given.contains(&&t.name) {
             problems.push(Problem::unknown(format!(
                 "{} is neither `<entity>_by_<key>` nor an @table name",

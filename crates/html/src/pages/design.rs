@@ -212,8 +212,12 @@ fn table(m: &mut Markup, t: &Value) {
         m.close("p");
     }
     m.raw("<dl class=\"fields\">")
-        .field("kind", text_or_empty(t, "kind"))
-        .field("entity", text_or_empty(t, "entity"))
+        .field("kind", text_or_empty(t, "kind"));
+    // Only a table that is not an ordinary one says why it exists.
+    if let Some(purpose) = purpose_text(t) {
+        m.field("purpose", &purpose);
+    }
+    m.field("entity", text_or_empty(t, "entity"))
         .field("grain", &texts(t, "grain").join(" × "))
         .field("compaction", text_or_empty(t, "compaction"))
         .field(
@@ -236,8 +240,20 @@ fn table(m: &mut Markup, t: &Value) {
             "queries",
             "compaction",
             "default_time_to_live",
+            "purpose",
         ],
     );
+}
+
+/// `purpose` (`{"role": "hybrid_widths", "of": "t"}`) in words: "hybrid
+/// widths of t".
+fn purpose_text(t: &Value) -> Option<String> {
+    let p = t.get("purpose")?;
+    let role = text(p, "role")?.replace('_', " ");
+    Some(match text(p, "of") {
+        Some(of) => format!("{role} of {of}"),
+        None => role,
+    })
 }
 
 /// The diagram of a table from its JSON: key roles from `partition_key`,
