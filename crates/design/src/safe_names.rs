@@ -103,7 +103,7 @@ pub fn md_text(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c if c.is_control() => out.extend(c.escape_unicode()),
             c => out.push(c),
         }
     }
@@ -114,29 +114,31 @@ pub fn md_text(text: &str) -> String {
 /// a warning): its markup is kept, its control characters are escaped so a
 /// name holding a newline cannot end the list item or start a heading.
 pub fn md_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    // Into one buffer: a string per character made the report's prose (every
+    // finding of the self-review) cost an allocation per byte.
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// `text` as an inline code span: delimited by more backticks than it holds in
 /// a row, control characters and `|` escaped (a span does not end a table cell's
 /// `|` in every renderer).
 pub fn md_code(text: &str) -> String {
-    let clean: String = text
-        .chars()
-        .map(|c| match c {
-            c if c.is_control() => c.escape_unicode().to_string(),
-            '|' => "\\|".to_string(),
-            c => c.to_string(),
-        })
-        .collect();
+    let mut clean = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            c if c.is_control() => clean.extend(c.escape_unicode()),
+            '|' => clean.push_str("\\|"),
+            c => clean.push(c),
+        }
+    }
     let ticks = "`".repeat(longest_run(&clean, '`') + 1);
     let pad = if clean.starts_with('`') || clean.ends_with('`') {
         " "

@@ -5,9 +5,11 @@
 //! result, so a design its own review rejects is never a clean run.
 
 use cqlmodel_diagnostics::{Severity, SourceFile, SourceMap};
-use cqlmodel_review::{Config, ReviewInput, load_queries, review};
+use cqlmodel_review::{Attribute, Config, Provenance, ReviewInput, load_queries, review};
 use cqlmodel_stats::Stats;
 use serde::Serialize;
+
+use crate::derive::{KeyPart, TableDesign};
 
 /// One finding of the review of the design's own output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -47,6 +49,24 @@ pub struct Output<'a> {
     pub schema_cql: &'a str,
     pub queries_cql: &'a str,
     pub stats: &'a Stats,
+    /// The designed tables: which attribute each column holds, for the rules
+    /// that would otherwise match columns by name and type.
+    pub tables: &'a [TableDesign],
+}
+
+/// Which entity attribute each designed column holds (a column that copies an
+/// attribute as is; a bucket, salt or counter column holds none).
+pub fn provenance(keyspace: &str, tables: &[TableDesign]) -> Provenance {
+    let mut out = Provenance::new();
+    for t in tables {
+        let table = format!("{keyspace}.{}", t.name);
+        for c in &t.columns {
+            if let KeyPart::Attr(attr) = &c.part {
+                out.insert(&table, &c.name, Attribute::new(&attr.entity, &attr.column));
+            }
+        }
+    }
+    out
 }
 
 /// Reviews the design's own schema, queries and statistics.
@@ -102,7 +122,11 @@ pub fn review_output(out: &Output<'_>) -> Vec<SelfFinding> {
         has_queries: true,
         stats: stats.as_ref().filter(|_| !out.stats.tables.is_empty()),
     };
-    for d in review(&input, &Config::default()) {
+    let config = Config {
+        provenance: Some(provenance(out.keyspace, out.tables)),
+        ..Config::default()
+    };
+    for d in review(&input, &config) {
         found.push(SelfFinding {
             severity: d.severity.as_str().into(),
             code: d.code.clone(),

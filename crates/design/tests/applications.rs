@@ -391,6 +391,7 @@ fn output_the_review_rejects_is_an_error_of_the_design() {
         schema_cql: schema,
         queries_cql: queries,
         stats: &cqlmodel_stats::Stats::default(),
+        tables: &[],
     });
     assert!(found.iter().any(|f| f.is_error()), "{found:#?}");
 }

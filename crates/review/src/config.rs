@@ -108,6 +108,9 @@ pub struct Config {
     /// The schema was read from a live cluster (`review --cluster`): there is no
     /// schema file, so advice never points at annotations above a CREATE TABLE.
     pub deployed: bool,
+    /// What the producer of the CQL knows of its columns (`cqlmodel design`
+    /// reviewing its own output); `None` for user CQL (never from the file).
+    pub provenance: Option<crate::provenance::Provenance>,
 }
 
 #[derive(Deserialize)]
@@ -202,6 +205,7 @@ impl Config {
             profile: raw.profile,
             table_ttls,
             deployed: false,
+            provenance: None,
         })
     }
 

@@ -157,6 +157,7 @@ impl Design {
             schema_cql: &self.schema_cql(),
             queries_cql: &self.queries_cql(),
             stats: &self.table_stats,
+            tables: &self.tables,
         })
     }
 

@@ -157,13 +157,13 @@ fn with_other_reads(mut f: Finding, reads: &[&Query], hottest: &Query) -> Findin
     if !reversed_after.is_empty() {
         f = f.note(format!(
             "after the change {} would read in reverse instead",
-            reversed_after.join(", ")
+            crate::listing::capped(&reversed_after)
         ));
     }
     if !reordered_after.is_empty() {
         f = f.note(format!(
             "after the change {} (no ORDER BY) would return rows in the new order: add the ORDER BY it relies on",
-            reordered_after.join(", ")
+            crate::listing::capped(&reordered_after)
         ));
     }
     f

@@ -408,11 +408,8 @@ fn alter_compaction(table: &Table, options: &str) -> String {
 }
 
 fn quoted_list(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    crate::listing::capped(&quoted)
 }
 
 /// A window that splits `ttl` into 20 to 30 windows: (size, unit).

@@ -180,7 +180,7 @@ fn report(
             Severity::Warning,
             format!(
                 "the query list inserts rows ({}) and nothing expires them: the one partition only grows",
-                dedup(&inserts).join(", ")
+                crate::listing::capped(&dedup(&inserts))
             ),
         )
     } else if rate >= high {
@@ -211,7 +211,7 @@ fn report(
         .severity(severity)
         .at(file, span, start, "always the same value")
         .table(name.clone())
-        .note(format!("statements: {}", dedup(&users).join(", ")))
+        .note(format!("statements: {}", crate::listing::capped(&dedup(&users))))
         .note(why)
         .note("a partition lives on RF replicas and is read, compacted and repaired whole: past ~100 MB or 100,000 rows it slows every read of it");
     if severity != Severity::Info {

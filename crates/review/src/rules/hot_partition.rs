@@ -367,7 +367,7 @@ fn salting_help(
             .map(|q| q.name.as_str())
             .collect();
         if !keeps.is_empty() {
-            help.push_str(&format!(" ({})", keeps.join(", ")));
+            help.push_str(&format!(" ({})", crate::listing::capped(&keeps)));
         }
     }
     let fanned: Vec<&str> = index
@@ -377,7 +377,10 @@ fn salting_help(
         .map(|q| q.name.as_str())
         .collect();
     if !fanned.is_empty() {
-        help.push_str(&format!("; reads that fan out: {}", fanned.join(", ")));
+        help.push_str(&format!(
+            "; reads that fan out: {}",
+            crate::listing::capped(&fanned)
+        ));
     }
     help
 }

@@ -418,7 +418,10 @@ fn collection_verdict(
         let written = if writers.is_empty() {
             String::new()
         } else {
-            format!(", written element by element ({})", writers.join(", "))
+            format!(
+                ", written element by element ({})",
+                crate::listing::capped(&writers)
+            )
         };
         Some((
             Severity::Warning,
@@ -437,7 +440,7 @@ fn collection_verdict(
             format!(
                 "list `{}` of `{name}` is appended to ({}): it grows without bound, one cell per element",
                 column.name,
-                growers.join(", ")
+                crate::listing::capped(&growers)
             ),
             "a list append is not idempotent: a retried `l = l + ?` appends twice (lists also read whole, and a positional update or delete reads the list first)".to_string(),
         ))
@@ -447,7 +450,7 @@ fn collection_verdict(
             format!(
                 "collection `{}` of `{name}` is added to ({}): nothing bounds its size",
                 column.name,
-                growers.join(", ")
+                crate::listing::capped(&growers)
             ),
             format!(
                 "heuristic: additions without removals grow the collection; a statistics file with `max_elements` sizes `{}`",

@@ -1,3 +1,5 @@
+use std::collections::{HashMap, HashSet};
+
 use cqlmodel_cql::ast::{BatchKind, StatementKind};
 use cqlmodel_diagnostics::Severity;
 use cqlmodel_schema::{Column, ColumnKind, Table};
@@ -10,7 +12,9 @@ use super::table_cql::{TableSketch, derived_table_name};
 use crate::context::Context;
 use crate::declare_rule;
 use crate::finding::Findings;
+use crate::provenance::Attribute;
 use crate::query::Query;
+use crate::query_index::ColumnUpdate;
 
 declare_rule! {
     /// ## What it does
@@ -76,15 +80,7 @@ declare_rule! {
 }
 
 fn check(cx: &Context<'_>, out: &mut Findings) {
-    let index = &cx.index;
-    let mut updates_by_column: std::collections::HashMap<&str, Vec<_>> =
-        std::collections::HashMap::new();
-    for u in index.updates() {
-        updates_by_column
-            .entry(u.column.as_str())
-            .or_default()
-            .push(u);
-    }
+    let setters_index = Setters::new(cx);
     // Found once: a scan of the query list per key column is quadratic on a
     // design of thousands of tables.
     let maintained_by = maintaining_batches(cx);
@@ -92,26 +88,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
         let name = table.qualified_name();
         for column in table.columns.iter().filter(|c| c.is_primary_key()) {
             if cx.has_queries {
-                // Cassandra rejects an UPDATE of a key column, so an UPDATE setting
-                // this name is on another table where the attribute is regular.
-                let mut setters: Vec<&Query> = Vec::new();
-                let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-                let mut owner: Option<&Table> = None;
-                let candidates = updates_by_column
-                    .get(column.name.as_str())
-                    .map_or(&[][..], Vec::as_slice);
-                for u in candidates {
-                    if u.table == name {
-                        continue;
-                    }
-                    let same_type = table_by_name(cx, &u.table)
-                        .and_then(|t| t.column(&column.name))
-                        .is_some_and(|c| c.ty == column.ty && !c.is_primary_key());
-                    if same_type && seen.insert(u.query.name.as_str()) {
-                        setters.push(u.query);
-                        owner = owner.or_else(|| table_by_name(cx, &u.table));
-                    }
-                }
+                let (setters, owner) = setters_index.of(cx, &name, column);
                 if setters.is_empty() {
                     continue;
                 }
@@ -127,7 +104,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                     .new_finding(format!(
                         "`{}` is part of the primary key of `{name}`, and the application changes it: {}",
                         column.name,
-                        who.join(", ")
+                        crate::listing::capped(&who)
                     ))
                     .table(name.clone());
                 f = match maintained {
@@ -154,6 +131,89 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 push(table, column, None, f, out);
             }
         }
+    }
+}
+
+/// The UPDATEs of the query list (positions in
+/// [`crate::query_index::QueryIndex::updates`]) by the
+/// column they set, and by the attribute that column holds when the producer
+/// of the CQL said so ([`crate::provenance::Provenance`]).
+struct Setters<'c> {
+    updates: &'c [ColumnUpdate<'c>],
+    by_column: HashMap<&'c str, Vec<usize>>,
+    /// Only with provenance: by column name and attribute (`None`: a column
+    /// the provenance does not know).
+    by_attribute: HashMap<(&'c str, Option<&'c Attribute>), Vec<usize>>,
+}
+
+impl<'c> Setters<'c> {
+    fn new(cx: &'c Context<'_>) -> Self {
+        let provenance = cx.config.provenance.as_ref();
+        let updates = cx.index.updates();
+        let mut by_column: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_attribute: HashMap<_, Vec<usize>> = HashMap::new();
+        for (i, u) in updates.iter().enumerate() {
+            by_column.entry(u.column.as_str()).or_default().push(i);
+            if let Some(p) = provenance {
+                let attribute = p.attribute(&u.table, &u.column);
+                by_attribute
+                    .entry((u.column.as_str(), attribute))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        Self {
+            updates,
+            by_column,
+            by_attribute,
+        }
+    }
+
+    /// The queries that UPDATE `column` of `table` (`ks.t`) where it is a
+    /// regular column of another table, in list order, and the first such
+    /// table (the attribute's owner). Cassandra rejects an UPDATE of a key
+    /// column, so an UPDATE setting this name is on another table where the
+    /// attribute is regular. By name and type, unless the provenance knows the
+    /// attribute of both columns: then the same attribute only
+    /// (`t5_by_parent.parent_id` is not `t0.parent_id`).
+    fn of(
+        &self,
+        cx: &Context<'c>,
+        table: &str,
+        column: &Column,
+    ) -> (Vec<&'c Query>, Option<&'c Table>) {
+        let name = column.name.as_str();
+        let known = cx
+            .config
+            .provenance
+            .as_ref()
+            .and_then(|p| p.attribute(table, name));
+        let mut candidates: Vec<usize> = match known {
+            Some(attribute) => [Some(attribute), None]
+                .into_iter()
+                .filter_map(|a| self.by_attribute.get(&(name, a)))
+                .flatten()
+                .copied()
+                .collect(),
+            None => self.by_column.get(name).cloned().unwrap_or_default(),
+        };
+        candidates.sort_unstable();
+        let mut setters: Vec<&'c Query> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut owner: Option<&'c Table> = None;
+        for u in candidates.into_iter().filter_map(|i| self.updates.get(i)) {
+            if u.table == table {
+                continue;
+            }
+            let same_type = table_by_name(cx, &u.table)
+                .and_then(|t| t.column(name))
+                .is_some_and(|c| c.ty == column.ty && !c.is_primary_key());
+            if same_type && seen.insert(u.query.name.as_str()) {
+                setters.push(u.query);
+                owner = owner.or_else(|| table_by_name(cx, &u.table));
+            }
+        }
+        (setters, owner)
     }
 }
 

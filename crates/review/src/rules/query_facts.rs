@@ -39,11 +39,12 @@ pub(crate) struct Load<'a> {
 impl Load<'_> {
     /// "ingest 50,000/s, backfill 20/s"
     pub fn describe(&self) -> String {
-        self.rated
+        let rated: Vec<String> = self
+            .rated
             .iter()
             .map(|(q, r)| format!("{} {}", q.name, format_rate(*r)))
-            .collect::<Vec<_>>()
-            .join(", ")
+            .collect();
+        crate::listing::capped(&rated)
     }
 }
 

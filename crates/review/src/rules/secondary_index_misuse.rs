@@ -211,7 +211,7 @@ fn judge_by_queries(cx: &Context<'_>, users: &[&Query], scanning: &[&Query]) -> 
     let names: Vec<&str> = users.iter().map(|q| q.name.as_str()).collect();
     Some(format!(
         "every query using it restricts the partition key ({}): the index searches inside one partition",
-        names.join(", ")
+        crate::listing::capped(&names)
     ))
 }
 
@@ -358,7 +358,7 @@ fn report_frequent_updates(
             "indexed column `{}` of `{name}` is updated at {}/s ({}): every update replaces an index entry",
             column.name,
             rate,
-            who.join(", ")
+            crate::listing::capped(&who)
         ))
         .at(
             index.origin.file,

@@ -474,13 +474,13 @@ fn report(
     if !readers.is_empty() {
         changes.push_str(&format!(
             "; reads to change: {}",
-            dedup(&readers).join(", ")
+            crate::listing::capped(&dedup(&readers))
         ));
     }
     if !writers.is_empty() {
         changes.push_str(&format!(
             "; writes to change: {}",
-            dedup(&writers).join(", ")
+            crate::listing::capped(&dedup(&writers))
         ));
     }
     f = f.help(changes);

@@ -94,7 +94,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
             let names: Vec<String> = writers.iter().map(|q| format!("`{}`", q.name)).collect();
             f = f.note(format!(
                 "written by {}: every write costs commit log, compaction and repair work for data nobody reads",
-                names.join(", ")
+                crate::listing::capped(&names)
             ));
         }
         f = f.help(format!(

@@ -175,10 +175,8 @@ fn report(
         None => Severity::Info,
     };
     let names = |w: &[(&str, Option<f64>)]| {
-        w.iter()
-            .map(|(n, _)| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        let quoted: Vec<String> = w.iter().map(|(n, _)| format!("`{n}`")).collect();
+        crate::listing::capped(&quoted)
     };
     let message = format!(
         "fan-out on write: every `{}` written to `{}` is copied into one `{}` partition per reader",

@@ -362,7 +362,7 @@ fn check_weak_read_of_lwt_rows(cx: &Context<'_>, q: &Query, out: &mut Findings) 
         format!(
             "`{}` reads {table} at {level}, but every write of it in the query list is a lightweight transaction ({}): a read at {level} asks one replica, which may not hold the latest committed transaction (its commit needs only a quorum) and finishes none in progress, so it can return a value a transaction has already replaced",
             q.name,
-            names.join(", ")
+            crate::listing::capped(&names)
         ),
         "may miss a committed or in-progress transaction",
     )

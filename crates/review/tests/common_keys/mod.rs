@@ -50,6 +50,18 @@ pub fn review_with(
     stats: Option<&str>,
     rules: &[&str],
 ) -> Reviewed {
+    review_configured(schema, queries, stats, rules, Config::default())
+}
+
+/// [`review_with`] from a given configuration (its levels are then set so
+/// that only `rules` run).
+pub fn review_configured(
+    schema: &str,
+    queries: Option<&str>,
+    stats: Option<&str>,
+    rules: &[&str],
+    mut config: Config,
+) -> Reviewed {
     let mut sources = SourceMap::new();
     let schema_file = sources.add(SourceFile::new("schema.cql", schema));
     let parsed = cqlmodel_cql::parse(schema);
@@ -105,7 +117,6 @@ pub fn review_with(
         },
     );
 
-    let mut config = Config::default();
     for rule in RULES.iter().filter(|r| !rules.contains(&r.name)) {
         config.levels.insert(rule.name.to_string(), Level::Off);
     }
