@@ -3,6 +3,8 @@
 //! workload, so queries.cql lists them (and the design's own review does not
 //! call such a table "written, never read").
 
+use std::collections::HashMap;
+
 use cqlmodel_cql::keywords::quote_ident;
 
 use crate::derive::{TableDesign, TableKind};
@@ -23,25 +25,33 @@ pub(super) fn write_path_reads(
     tables: &[TableDesign],
     paths: &[WritePath],
 ) -> Vec<WriteRead> {
+    let readers = readers_by_table(paths);
     tables
         .iter()
         .filter(|t| t.queries.is_empty() && t.kind != TableKind::Counter)
-        .filter_map(|t| read_of(keyspace, t, paths))
+        .filter_map(|t| read_of(keyspace, t, readers.get(t.name.as_str())?))
         .collect()
 }
 
-fn read_of(keyspace: &str, t: &TableDesign, paths: &[WritePath]) -> Option<WriteRead> {
-    let readers: Vec<&WritePath> = paths
-        .iter()
-        .filter(|p| {
-            p.statements
-                .iter()
-                .any(|s| s.table != t.name && s.tables_read().any(|r| r == t.name))
-        })
-        .collect();
-    if readers.is_empty() {
-        return None;
+/// Each table's readers: the write paths with a statement that reads it first
+/// while writing another table, in the paths' order, each path once. Built
+/// once, so a design of n tables does not scan every path per table.
+fn readers_by_table(paths: &[WritePath]) -> HashMap<&str, Vec<&WritePath>> {
+    let mut readers: HashMap<&str, Vec<&WritePath>> = HashMap::new();
+    for p in paths {
+        for s in &p.statements {
+            for read in s.tables_read().filter(|r| *r != s.table) {
+                let list = readers.entry(read).or_default();
+                if !list.last().is_some_and(|last| std::ptr::eq(*last, p)) {
+                    list.push(p);
+                }
+            }
+        }
     }
+    readers
+}
+
+fn read_of(keyspace: &str, t: &TableDesign, readers: &[&WritePath]) -> Option<WriteRead> {
     let keys: Vec<String> = t
         .partition_key
         .iter()
