@@ -103,7 +103,8 @@ impl<'a> ScriptLoader<'a> {
             if (rules.is_query)(&statement) {
                 queries.push((file, statement.span));
             }
-            self.builder.add_statements(file, std::iter::once(&statement));
+            self.builder
+                .add_statements(file, std::iter::once(&statement));
         });
         self.follow_sources(file, path, &parsed.errors, &mut followed, &text, rules);
         let syntax = (rules.syntax)(&parsed, &text, file);

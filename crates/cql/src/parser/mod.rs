@@ -101,7 +101,9 @@ impl<'src> Parser<'src> {
 
     /// The comments of the source, once [`Self::parse_each`] has run.
     pub fn into_comments(self) -> Vec<crate::Comment> {
-        self.feed.map(window::Feed::into_comments).unwrap_or_default()
+        self.feed
+            .map(window::Feed::into_comments)
+            .unwrap_or_default()
     }
 }
 

@@ -133,6 +133,47 @@ impl Parser<'_> {
 mod tests {
     use crate::lexer::lex;
     use crate::parser::Parser;
+    use proptest::prelude::*;
+
+    /// Pieces that move a window's end: `;`, brackets, batches, cqlsh
+    /// commands ended by a line break, comments and strings holding `;`.
+    const PIECES: &[&str] = &[
+        ";",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        "=",
+        "\n",
+        " ",
+        "BEGIN",
+        "BATCH",
+        "APPLY",
+        "UNLOGGED",
+        "INSERT INTO ks.t (k, v) VALUES (1, 2)",
+        "UPDATE ks.t SET v = 1 WHERE k = 1",
+        "SELECT * FROM ks.t WHERE k IN (1, 2)",
+        "SELECT",
+        "FROM",
+        "WHERE",
+        "IF",
+        "NOT",
+        "EXISTS",
+        "CREATE TABLE ks.t (k int PRIMARY KEY, v list<int>)",
+        "USE ks",
+        "CONSISTENCY QUORUM",
+        "SOURCE 'x.cql'",
+        "-- c ;\n",
+        "/* ; */",
+        "'a;b'",
+        "$$ ; $$",
+        "apply",
+        "batch",
+        "k",
+    ];
 
     /// The streaming parser gives what the parser over all tokens gives,
     /// whatever the statements (batches, broken ones, cqlsh commands).
@@ -164,6 +205,15 @@ mod tests {
             ";;;",
         ] {
             same_as_whole(source);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_sequence_of_pieces_parses_the_same_through_the_window(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60)
+        ) {
+            same_as_whole(&pieces.join(" "));
         }
     }
 
