@@ -95,11 +95,12 @@ fn no_schema(queries: &[(usize, Span)]) -> Diagnostic {
 /// One error for a file that is clearly not CQL (Python, JSON, TOML, a
 /// pg_dump) instead of its cascade of syntax errors.
 fn wrong_language(
-    parsed: &cqlmodel_cql::ParseResult,
+    statements: usize,
+    errors: &[ParseError],
     text: &str,
     file: usize,
 ) -> Option<Diagnostic> {
-    let mostly_broken = !parsed.errors.is_empty() && parsed.statements.len() <= parsed.errors.len();
+    let mostly_broken = !errors.is_empty() && statements <= errors.len();
     if !mostly_broken {
         return None;
     }
@@ -407,11 +408,11 @@ pub fn load_stats_file(
 /// file that is clearly not CQL, else one per error, cqlsh commands as infos
 /// (`SOURCE` is followed, and reported by the loader that follows it).
 fn file_syntax_diagnostics(
-    parsed: &cqlmodel_cql::ParseResult,
+    parsed: &cqlmodel_cql::ParseSummary,
     text: &str,
     file: usize,
 ) -> Vec<Diagnostic> {
-    match wrong_language(parsed, text, file) {
+    match wrong_language(parsed.statements.len(), &parsed.errors, text, file) {
         Some(d) => vec![d],
         None => parse_diagnostics_in(&parsed.errors, file, text),
     }
@@ -425,7 +426,7 @@ pub fn query_file_diagnostics(
     text: &str,
     file: usize,
 ) -> Vec<Diagnostic> {
-    match wrong_language(parsed, text, file) {
+    match wrong_language(parsed.statements.len(), &parsed.errors, text, file) {
         Some(d) => vec![d],
         None => parse_diagnostics(&parsed.errors, file),
     }

@@ -36,7 +36,7 @@ pub struct ScriptLoader<'a> {
 /// The parts of loading that stay with `schema_load`: how a file's syntax
 /// errors become diagnostics, and which statements are queries.
 pub struct FileRules {
-    pub syntax: fn(&cqlmodel_cql::ParseResult, &str, usize) -> Vec<Diagnostic>,
+    pub syntax: fn(&cqlmodel_cql::ParseSummary, &str, usize) -> Vec<Diagnostic>,
     pub is_query: fn(&Statement) -> bool,
 }
 
@@ -61,6 +61,9 @@ impl<'a> ScriptLoader<'a> {
         Ok(())
     }
 
+    /// Parses a file statement by statement (its syntax trees are not kept:
+    /// a file of 300,000 statements would hold hundreds of MB of them), adding
+    /// each to the schema and following each `SOURCE` where it stands.
     fn apply(&mut self, file: usize, path: &Path, rules: &FileRules) {
         let text = self
             .sources
@@ -78,40 +81,54 @@ impl<'a> ScriptLoader<'a> {
                 .with_primary(span.range(), "skipped"),
             );
         }
-        let parsed = cqlmodel_cql::parse(&text);
-        self.diagnostics
-            .extend((rules.syntax)(&parsed, &text, file));
-        self.queries.extend(
-            parsed
-                .statements
-                .iter()
-                .filter(|s| (rules.is_query)(s))
-                .map(|s| (file, s.span)),
-        );
         // A cassandra.yaml switch the file says its cluster sets: it applies
-        // from this file on, as a cluster setting does to every later DDL.
-        if parsed
-            .comments
-            .iter()
-            .any(|c| c.text.trim() == DROP_COMPACT_STORAGE_ENABLED)
+        // to the whole file, as a cluster setting does to every DDL in it.
+        if text.contains(DROP_COMPACT_STORAGE_ENABLED)
+            && cqlmodel_cql::parse_each(&text, |_, _| {})
+                .comments
+                .iter()
+                .any(|c| c.text.trim() == DROP_COMPACT_STORAGE_ENABLED)
         {
             self.builder.settings_mut().drop_compact_storage_enabled = true;
         }
-        let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
-        self.suppressions
-            .extend(suppressions(file, &parsed.statement_comments(), &spans));
-        let mut rest: &[Statement] = &parsed.statements;
-        for (span, target) in source_commands(&parsed.errors, &text) {
-            let split = rest
-                .iter()
-                .position(|s| s.span.start > span.start)
-                .unwrap_or(rest.len());
-            let (before, after) = rest.split_at(split);
-            self.builder.add_statements(file, before);
-            rest = after;
+        // This file's own diagnostics, queries and suppressions come before
+        // those of the files it sources, as when the file was parsed whole.
+        let diagnostics_at = self.diagnostics.len();
+        let suppressions_at = self.suppressions.len();
+        let queries_at = self.queries.len();
+        let mut queries = Vec::new();
+        let mut followed = 0usize;
+        let parsed = cqlmodel_cql::parse_each(&text, |statement, errors| {
+            self.follow_sources(file, path, errors, &mut followed, &text, rules);
+            if (rules.is_query)(&statement) {
+                queries.push((file, statement.span));
+            }
+            self.builder
+                .add_statements(file, std::iter::once(&statement));
+        });
+        self.follow_sources(file, path, &parsed.errors, &mut followed, &text, rules);
+        let syntax = (rules.syntax)(&parsed, &text, file);
+        insert_at(&mut self.diagnostics, diagnostics_at, syntax);
+        let own = suppressions(file, &parsed.statement_comments(), &parsed.statements);
+        insert_at(&mut self.suppressions, suppressions_at, own);
+        insert_at(&mut self.queries, queries_at, queries);
+    }
+
+    /// Follows the `SOURCE` commands among `errors[*followed..]`.
+    fn follow_sources(
+        &mut self,
+        file: usize,
+        path: &Path,
+        errors: &[ParseError],
+        followed: &mut usize,
+        text: &str,
+        rules: &FileRules,
+    ) {
+        let new = errors.get(*followed..).unwrap_or_default();
+        *followed = errors.len();
+        for (span, target) in source_commands(new, text) {
             self.follow(file, span, path, &target, rules);
         }
-        self.builder.add_statements(file, rest);
     }
 
     /// Reads the file a `SOURCE` names, or says at the command why not.
@@ -182,7 +199,11 @@ impl<'a> ScriptLoader<'a> {
 /// (`WARNING: cqlsh was built against 5.0.0, but this server is 5.0.9. …`), so
 /// a captured DESCRIBE holds them. Such lines are blanked with spaces, which
 /// keeps every offset, and their spans returned.
-fn blank_cqlsh_warnings(text: &str) -> (String, Vec<Span>) {
+fn blank_cqlsh_warnings(text: &str) -> (std::borrow::Cow<'_, str>, Vec<Span>) {
+    // Most files have none: no copy of a 10 MB file for nothing.
+    if !text.contains("WARNING: cqlsh ") {
+        return (std::borrow::Cow::Borrowed(text), Vec::new());
+    }
     let mut out = String::with_capacity(text.len());
     let mut spans = Vec::new();
     let mut start = 0usize;
@@ -201,7 +222,14 @@ fn blank_cqlsh_warnings(text: &str) -> (String, Vec<Span>) {
         }
         start += line.len();
     }
-    (out, spans)
+    (std::borrow::Cow::Owned(out), spans)
+}
+
+/// Puts `items` at `at` in `list`, before what the sourced files added there.
+fn insert_at<T>(list: &mut Vec<T>, at: usize, items: Vec<T>) {
+    let sourced = list.split_off(at.min(list.len()));
+    list.extend(items);
+    list.extend(sourced);
 }
 
 fn canonical(path: &Path) -> PathBuf {

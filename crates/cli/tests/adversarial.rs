@@ -27,6 +27,8 @@ struct Case {
     code: i32,
     /// Text stderr (or stdout) must contain.
     says: Option<&'static str>,
+    /// Virtual memory for this run, in KiB, when tighter than [`MEMORY_LIMIT_KIB`].
+    memory_kib: u64,
 }
 
 fn case(name: &'static str, args: &str, code: i32) -> Case {
@@ -37,6 +39,7 @@ fn case(name: &'static str, args: &str, code: i32) -> Case {
         out: None,
         code,
         says: None,
+        memory_kib: MEMORY_LIMIT_KIB,
     }
 }
 
@@ -47,6 +50,11 @@ impl Case {
     }
     fn writes(mut self, dir: &'static str) -> Self {
         self.out = Some(dir);
+        self
+    }
+    /// Bounds the run's virtual memory (`ulimit -v`) to `mib` MiB.
+    fn within_mib(mut self, mib: u64) -> Self {
+        self.memory_kib = mib << 10;
         self
     }
     fn stdin(mut self, bytes: Vec<u8>) -> Self {
@@ -87,6 +95,34 @@ fn workdir(root: &Path) -> PathBuf {
         .as_bytes(),
     );
     write("chain-times.cql", chain("*").as_bytes());
+    // 100,000 queries on one 3.4 MB line after the schema: the syntax trees
+    // of all of them (and the tokens of the whole file) took 65 times the
+    // input; statements are now parsed and dropped one at a time.
+    write(
+        "one-line-100k-selects.cql",
+        format!(
+            "CREATE KEYSPACE shop WITH replication = {{'class': 'NetworkTopologyStrategy', 'dc1': 3}}; \
+             CREATE TABLE shop.t (k int, c int, v text, PRIMARY KEY (k, c)); {}\n",
+            (0..100_000)
+                .map(|i| format!("SELECT v FROM shop.t WHERE k = {}; ", i % 10))
+                .collect::<String>()
+        )
+        .as_bytes(),
+    );
+    // 5,000 tables on one line, each with a finding: each excerpt was the
+    // whole line (quadratic: 56 s in release), now a window around it.
+    write(
+        "one-line-5k-tables.cql",
+        format!(
+            "CREATE KEYSPACE shop WITH replication = {{'class': 'NetworkTopologyStrategy', 'dc1': 3}}; {}\n",
+            (0..5_000)
+                .map(|i| format!(
+                    "CREATE TABLE shop.t{i} (k int, c timestamp, v text, PRIMARY KEY (k, c)); "
+                ))
+                .collect::<String>()
+        )
+        .as_bytes(),
+    );
     write(
         "chain-model.sql",
         b"CREATE TABLE t (id int PRIMARY KEY, v int);\n",
@@ -229,6 +265,19 @@ fn cases() -> Vec<Case> {
         )
         .says("open_orders"),
         case(
+            "review 100,000 queries on one line",
+            "review one-line-100k-selects.cql",
+            0,
+        )
+        // Under 60 MiB since statements are parsed one at a time; over 300 before.
+        .within_mib(150),
+        case(
+            "review 5,000 tables with a finding each on one line",
+            "review one-line-5k-tables.cql",
+            0,
+        )
+        .says("grow without bound"),
+        case(
             "review a 30,000-term chain",
             "review schema.cql --queries chain-plus.cql",
             2,
@@ -333,7 +382,7 @@ fn run(work: &Path, c: &Case) -> (Option<i32>, String, String, Duration) {
     let start = Instant::now();
     let mut child = Command::new("sh")
         .arg("-c")
-        .arg(format!("ulimit -v {MEMORY_LIMIT_KIB}; exec \"$0\" \"$@\""))
+        .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", c.memory_kib))
         .arg(get_cargo_bin("cqlmodel"))
         .args(&c.args)
         .current_dir(work)

@@ -44,28 +44,8 @@ impl ParseResult {
     /// statement (its `-- @name`, its `-- cqlmodel: allow(...)`) belong to it,
     /// and must not move onto the next statement that parsed.
     pub fn statement_comments(&self) -> Vec<Comment> {
-        let mut boundaries: Vec<(u32, u32, bool)> = self
-            .statements
-            .iter()
-            .map(|s| (s.span.start, s.span.end, false))
-            .chain(self.broken.iter().map(|b| (b.start, b.end, true)))
-            .collect();
-        boundaries.sort_unstable();
-        let mut kept = Vec::with_capacity(self.comments.len());
-        let mut next = 0;
-        for c in &self.comments {
-            // The first statement or broken one that ends after the comment.
-            while boundaries.get(next).is_some_and(|b| b.1 <= c.span.start) {
-                next += 1;
-            }
-            let before_broken = boundaries
-                .get(next)
-                .is_some_and(|&(start, _, broken)| broken && c.span.end <= start);
-            if !before_broken {
-                kept.push(c.clone());
-            }
-        }
-        kept
+        let spans: Vec<ast::Span> = self.statements.iter().map(|s| s.span).collect();
+        comments_of_statements(&spans, &self.broken, &self.comments)
     }
 
     pub fn into_source_file(self) -> ast::SourceFile {
@@ -73,6 +53,37 @@ impl ParseResult {
             statements: self.statements,
         }
     }
+}
+
+/// The comments that precede a parsed statement (see
+/// [`ParseResult::statement_comments`]), given the spans of the statements that
+/// parsed and of those that did not.
+fn comments_of_statements(
+    statements: &[ast::Span],
+    broken: &[ast::Span],
+    comments: &[Comment],
+) -> Vec<Comment> {
+    let mut boundaries: Vec<(u32, u32, bool)> = statements
+        .iter()
+        .map(|s| (s.start, s.end, false))
+        .chain(broken.iter().map(|b| (b.start, b.end, true)))
+        .collect();
+    boundaries.sort_unstable();
+    let mut kept = Vec::with_capacity(comments.len());
+    let mut next = 0;
+    for c in comments {
+        // The first statement or broken one that ends after the comment.
+        while boundaries.get(next).is_some_and(|b| b.1 <= c.span.start) {
+            next += 1;
+        }
+        let before_broken = boundaries
+            .get(next)
+            .is_some_and(|&(start, _, broken)| broken && c.span.end <= start);
+        if !before_broken {
+            kept.push(c.clone());
+        }
+    }
+    kept
 }
 
 /// A `-- ...`, `// ...` or `/* ... */` comment. Comments carry query annotations
@@ -88,14 +99,53 @@ pub struct Comment {
 /// Parses a whole file of `;`-separated statements. Never fails: a statement with a
 /// syntax error yields an error and parsing resumes after its terminating `;`.
 pub fn parse(source: &str) -> ParseResult {
-    let lexed = lexer::lex(source);
-    let (statements, errors, broken) =
-        parser::Parser::with_line_breaks(lexed.tokens, source).parse_file();
+    let mut statements = Vec::new();
+    let parsed = parse_each(source, |s, _| statements.push(s));
     ParseResult {
         statements,
+        errors: parsed.errors,
+        comments: parsed.comments,
+        broken: parsed.broken,
+    }
+}
+
+/// Everything [`parse_each`] found besides the statements it handed out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseSummary {
+    pub errors: Vec<ParseError>,
+    pub comments: Vec<Comment>,
+    /// The span of each statement that did not parse (cqlsh commands included).
+    pub broken: Vec<ast::Span>,
+    /// The span of each statement that parsed, in order.
+    pub statements: Vec<ast::Span>,
+}
+
+impl ParseSummary {
+    /// As [`ParseResult::statement_comments`].
+    pub fn statement_comments(&self) -> Vec<Comment> {
+        comments_of_statements(&self.statements, &self.broken, &self.comments)
+    }
+}
+
+/// Parses a whole file as [`parse`] does, handing each statement that parsed
+/// to `each` (with the errors found before it) instead of keeping them all:
+/// memory follows the longest statement, not the file (a 10 MB file of
+/// 300,000 statements would hold hundreds of MB of syntax trees).
+pub fn parse_each(
+    source: &str,
+    mut each: impl FnMut(ast::Statement, &[ParseError]),
+) -> ParseSummary {
+    let mut parser = parser::Parser::streaming(source);
+    let mut statements = Vec::new();
+    let (errors, broken) = parser.parse_each(|s, errors| {
+        statements.push(s.span);
+        each(s, errors);
+    });
+    ParseSummary {
         errors,
-        comments: lexed.comments,
+        comments: parser.into_comments(),
         broken,
+        statements,
     }
 }
 

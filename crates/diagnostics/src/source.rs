@@ -90,6 +90,27 @@ impl SourceFile {
         a.min(b)..a.max(b)
     }
 
+    /// The whole lines `span` touches: from the start of its first line to
+    /// after the line break that ends its last (or the end of the text).
+    /// Looked up in the line index: on a 10 MB line, searching the text for
+    /// the line breaks would cost the line for every diagnostic on it.
+    pub fn lines_around(&self, span: Range<usize>) -> Range<usize> {
+        let first = self
+            .line_starts
+            .partition_point(|&start| start <= span.start)
+            .checked_sub(1)
+            .and_then(|i| self.line_starts.get(i))
+            .copied()
+            .unwrap_or(0);
+        let next = self.line_starts.partition_point(|&start| start <= span.end);
+        let last = self
+            .line_starts
+            .get(next)
+            .copied()
+            .unwrap_or(self.text.len());
+        first..last.max(first)
+    }
+
     /// The 1-based line and 1-based column (in chars) of `byte`, after clamping it.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let at = self.clamp_offset(byte);
@@ -169,6 +190,33 @@ mod tests {
             let clamped = file.clamp_offset(at);
             if clamped == at {
                 assert_eq!(file.line_col(at).1, plain + 1, "at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_around_match_a_search_for_line_breaks() {
+        for text in [
+            "ab\ncd\n\nef",
+            "abc\n",
+            "",
+            "one line",
+            "\n\n",
+            "x\r\ny\r\n",
+        ] {
+            let file = SourceFile::new("a.cql", text);
+            for low in 0..=text.len() {
+                for high in low..=text.len() {
+                    let first = text[..low].rfind('\n').map_or(0, |at| at + 1);
+                    let last = text[high..]
+                        .find('\n')
+                        .map_or(text.len(), |at| high + at + 1);
+                    assert_eq!(
+                        file.lines_around(low..high),
+                        first..last,
+                        "{text:?} {low}..{high}"
+                    );
+                }
             }
         }
     }

@@ -250,7 +250,8 @@ impl Summary {
                 pct(READ_SHARE_LIMIT),
                 verdict(many > READ_SHARE_LIMIT)
             ));
-            let off: f64 = self.off_path.iter().map(|g| g.weight).sum();
+            // A fold from +0.0: an empty float `sum()` is -0.0, printed "-0%".
+            let off: f64 = self.off_path.iter().fold(0.0, |sum, g| sum + g.weight);
             let detail: Vec<String> = self
                 .off_path
                 .iter()

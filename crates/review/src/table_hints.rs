@@ -29,6 +29,13 @@ pub fn ttl_hint(config: &Config, sources: &SourceMap, table: &Table) -> Option<(
 /// The comment lines directly above the end of `before` (no blank line between).
 fn comment_block_above(before: &str) -> Vec<&str> {
     let mut lines: Vec<&str> = Vec::new();
+    // Code before the statement on its own line: no comment block above it.
+    // Checked from the end, since on a one-line file of 100,000 tables the
+    // line before each statement is the whole file before it.
+    let indent = before.trim_end_matches([' ', '\t', '\r']);
+    if !indent.is_empty() && !indent.ends_with('\n') {
+        return lines;
+    }
     for line in before.lines().rev().skip_while(|l| l.trim().is_empty()) {
         let t = line.trim();
         if let Some(c) = t.strip_prefix("--").or_else(|| t.strip_prefix("//")) {
@@ -50,5 +57,7 @@ mod tests {
             "-- @ttl 1d\nCREATE TABLE a (k int PRIMARY KEY);\n\n-- audit rows\n-- @ttl 30d\n";
         assert_eq!(comment_block_above(text), vec![" @ttl 30d", " audit rows"]);
         assert!(comment_block_above("CREATE TABLE a (k int PRIMARY KEY);\n").is_empty());
+        assert!(comment_block_above("-- @ttl 1d\nCREATE TABLE a (k int PRIMARY KEY); ").is_empty());
+        assert_eq!(comment_block_above("-- @ttl 1d\n  \t"), vec![" @ttl 1d"]);
     }
 }

@@ -19,26 +19,72 @@ use literals::NumberKind;
 pub(crate) struct Lexed {
     /// Always ends with an [`TokenKind::Eof`] token.
     pub tokens: Vec<Token>,
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "parsing takes comments from the stream")
+    )]
     pub comments: Vec<Comment>,
 }
 
 pub(crate) fn lex(source: &str) -> Lexed {
-    let mut lexer = Lexer {
-        src: source,
-        bytes: source.as_bytes(),
-        pos: 0,
-        tokens: Vec::new(),
-        comments: Vec::new(),
-    };
-    lexer.run();
-    let end = source.len();
-    lexer.tokens.push(Token {
-        kind: TokenKind::Eof,
-        span: Span::new(end, end),
-    });
+    let mut stream = TokenStream::new(source);
+    let mut tokens = Vec::new();
+    while !stream.is_done() {
+        stream.pull(&mut tokens);
+    }
     Lexed {
-        tokens: lexer.tokens,
-        comments: lexer.comments,
+        tokens,
+        comments: stream.into_comments(),
+    }
+}
+
+/// The tokens of a source, lexed on demand: a file of 300,000 statements is
+/// parsed with the tokens of one statement in memory, not millions of them.
+pub(crate) struct TokenStream<'a> {
+    lexer: Lexer<'a>,
+    done: bool,
+}
+
+impl<'a> TokenStream<'a> {
+    pub fn new(source: &'a str) -> Self {
+        let mut lexer = Lexer {
+            src: source,
+            bytes: source.as_bytes(),
+            pos: 0,
+            tokens: Vec::new(),
+            comments: Vec::new(),
+        };
+        // Editors on Windows like to start files with a byte order mark.
+        if source.starts_with('\u{feff}') {
+            lexer.pos = '\u{feff}'.len_utf8();
+        }
+        Self { lexer, done: false }
+    }
+
+    /// True once the final [`TokenKind::Eof`] token has been handed out.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Appends the next token to `out` (the [`TokenKind::Eof`] token last;
+    /// nothing after it).
+    pub fn pull(&mut self, out: &mut Vec<Token>) {
+        if self.done {
+            return;
+        }
+        while self.lexer.tokens.is_empty() {
+            if !self.lexer.step() {
+                let end = self.lexer.src.len();
+                self.lexer.push(TokenKind::Eof, end, end);
+                self.done = true;
+            }
+        }
+        out.append(&mut self.lexer.tokens);
+    }
+
+    /// The comments lexed so far (all of them once [`Self::is_done`]).
+    pub fn into_comments(self) -> Vec<Comment> {
+        self.lexer.comments
     }
 }
 
@@ -68,27 +114,27 @@ impl Lexer<'_> {
         self.pos = end;
     }
 
-    fn run(&mut self) {
-        // Editors on Windows like to start files with a byte order mark.
-        if self.src.starts_with('\u{feff}') {
-            self.pos = '\u{feff}'.len_utf8();
+    /// Lexes the next piece of input (a token, a comment or a blank);
+    /// false at the end of the input.
+    fn step(&mut self) -> bool {
+        let Some(b) = self.byte(0) else {
+            return false;
+        };
+        let start = self.pos;
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => self.pos += 1,
+            b'-' if self.byte(1) == Some(b'-') => self.line_comment(2),
+            b'/' if self.byte(1) == Some(b'/') => self.line_comment(2),
+            b'/' if self.byte(1) == Some(b'*') => self.block_comment(),
+            b'\'' => self.quoted_string(),
+            b'$' if self.byte(1) == Some(b'$') => self.dollar_string(),
+            b'"' => self.quoted_ident(),
+            b'-' => self.minus(),
+            b'0'..=b'9' => self.number_or_uuid(start),
+            b'a'..=b'z' | b'A'..=b'Z' => self.word(),
+            _ => self.punct(),
         }
-        while let Some(b) = self.byte(0) {
-            let start = self.pos;
-            match b {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' => self.pos += 1,
-                b'-' if self.byte(1) == Some(b'-') => self.line_comment(2),
-                b'/' if self.byte(1) == Some(b'/') => self.line_comment(2),
-                b'/' if self.byte(1) == Some(b'*') => self.block_comment(),
-                b'\'' => self.quoted_string(),
-                b'$' if self.byte(1) == Some(b'$') => self.dollar_string(),
-                b'"' => self.quoted_ident(),
-                b'-' => self.minus(),
-                b'0'..=b'9' => self.number_or_uuid(start),
-                b'a'..=b'z' | b'A'..=b'Z' => self.word(),
-                _ => self.punct(),
-            }
-        }
+        true
     }
 
     fn line_comment(&mut self, marker: usize) {

@@ -9,7 +9,7 @@ use crate::ast::{
 use crate::keywords::is_reserved_keyword;
 use crate::lexer::{Punct, TokenKind};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`, at `ROLE`, `USER` or `TRIGGER`.
     pub(crate) fn create_access(&mut self) -> PResult<StatementKind> {
         if self.eat_word("trigger") {

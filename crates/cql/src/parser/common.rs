@@ -7,7 +7,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::keywords::is_reserved_keyword;
 use crate::lexer::{Punct, TokenKind};
 
-impl Parser {
+impl Parser<'_> {
     /// An identifier: an unquoted non-reserved word (lower-cased) or a quoted name
     /// (verbatim).
     pub(crate) fn ident(&mut self) -> PResult<Ident> {

@@ -10,6 +10,7 @@ mod expr;
 mod recovery;
 mod shell;
 mod types;
+mod window;
 
 use crate::ast::{Span, Statement, StatementKind};
 use crate::error::{ParseError, ParseErrorKind};
@@ -21,19 +22,29 @@ pub(crate) type PResult<T> = Result<T, ParseError>;
 /// risk of overflowing the stack.
 pub(crate) const MAX_DEPTH: u32 = 128;
 
-pub(crate) struct Parser {
+pub(crate) struct Parser<'src> {
+    /// The tokens lexed and not yet dropped: all of them, or for a streaming
+    /// parser a window around the statement being parsed ([`window`]).
     tokens: Vec<Token>,
     pos: usize,
     depth: u32,
     eof: Token,
     /// End offset of the last consumed token, for node spans.
     prev_end: u32,
-    /// Per token, whether a line break comes before it; empty when the
-    /// source is not known (then cqlsh commands are not recognised).
+    /// Per token of `tokens`, whether a line break comes before it; only
+    /// filled when the source is known (`line_aware`).
     line_breaks: Vec<bool>,
+    /// Whether the parser knows where lines break, so that cqlsh shell
+    /// commands end at their line as in cqlsh.
+    line_aware: bool,
+    /// Where more tokens come from, for a streaming parser.
+    feed: Option<window::Feed<'src>>,
+    /// Set when a rule asked for a token past the window (then the
+    /// statement is parsed again over a larger one).
+    overran: std::cell::Cell<bool>,
 }
 
-impl Parser {
+impl Parser<'static> {
     pub fn new(tokens: Vec<Token>) -> Self {
         let end = tokens.last().map_or(0, |t| t.span.end);
         Self {
@@ -46,30 +57,74 @@ impl Parser {
             },
             prev_end: 0,
             line_breaks: Vec::new(),
+            line_aware: false,
+            feed: None,
+            overran: std::cell::Cell::new(false),
         }
     }
+}
 
-    /// A parser that knows where `source`'s lines break, so that cqlsh shell
-    /// commands end at their line as in cqlsh.
+impl Parser<'static> {
+    /// A parser over all of `source`'s tokens that knows where its lines
+    /// break: what [`Parser::streaming`] must agree with.
+    #[cfg(test)]
     pub fn with_line_breaks(tokens: Vec<Token>, source: &str) -> Self {
         let line_breaks = shell::line_breaks(source, &tokens);
         Self {
             line_breaks,
+            line_aware: true,
             ..Self::new(tokens)
         }
     }
+}
 
+impl<'src> Parser<'src> {
+    /// A parser that lexes `source` as it goes and knows where its lines
+    /// break (cqlsh commands end at their line, as in cqlsh).
+    pub fn streaming(source: &'src str) -> Self {
+        let end = u32::try_from(source.len()).unwrap_or(u32::MAX);
+        Self {
+            tokens: Vec::new(),
+            pos: 0,
+            depth: 0,
+            eof: Token {
+                kind: TokenKind::Eof,
+                span: Span { start: end, end },
+            },
+            prev_end: 0,
+            line_breaks: Vec::new(),
+            line_aware: true,
+            feed: Some(window::Feed::new(source)),
+            overran: std::cell::Cell::new(false),
+        }
+    }
+
+    /// The comments of the source, once [`Self::parse_each`] has run.
+    pub fn into_comments(self) -> Vec<crate::Comment> {
+        self.feed
+            .map(window::Feed::into_comments)
+            .unwrap_or_default()
+    }
+}
+
+impl Parser<'_> {
     // ----- entry points -------------------------------------------------------
 
-    /// The statements that parsed, the errors, and the span of each statement
-    /// that did not parse (from its first token to the last one skipped), so
-    /// that the comments before a broken statement stay with it.
-    pub fn parse_file(mut self) -> (Vec<Statement>, Vec<ParseError>, Vec<Span>) {
-        let mut statements = Vec::new();
+    /// Hands each statement that parsed to `each` (with the errors found so
+    /// far) and returns the errors and the span of each statement that did not
+    /// parse (from its first token to the last one skipped), so that the
+    /// comments before a broken statement stay with it.
+    pub fn parse_each(
+        &mut self,
+        mut each: impl FnMut(Statement, &[ParseError]),
+    ) -> (Vec<ParseError>, Vec<Span>) {
         let mut errors = Vec::new();
         let mut broken = Vec::new();
         loop {
-            while self.eat_punct(Punct::Semi) {}
+            self.next_statement_window();
+            if self.eat_punct(Punct::Semi) {
+                continue;
+            }
             if self.at_eof() {
                 break;
             }
@@ -79,11 +134,12 @@ impl Parser {
                 continue;
             }
             let start = self.pos;
-            let result = self
-                .statement()
-                .and_then(|stmt| self.expect_statement_end().map(|()| stmt));
+            let result = self.within_window(|p| {
+                p.statement()
+                    .and_then(|stmt| p.expect_statement_end().map(|()| stmt))
+            });
             match result {
-                Ok(stmt) => statements.push(stmt),
+                Ok(stmt) => each(stmt, &errors),
                 Err(error) => {
                     self.depth = 0;
                     self.recover(start, error, &mut errors);
@@ -91,6 +147,14 @@ impl Parser {
                 }
             }
         }
+        (errors, broken)
+    }
+
+    /// [`Self::parse_each`], collecting the statements.
+    #[cfg(test)]
+    pub fn parse_file(mut self) -> (Vec<Statement>, Vec<ParseError>, Vec<Span>) {
+        let mut statements = Vec::new();
+        let (errors, broken) = self.parse_each(|s, _| statements.push(s));
         (statements, errors, broken)
     }
 
@@ -317,6 +381,9 @@ impl Parser {
     }
 
     pub(crate) fn nth(&self, n: usize) -> &Token {
+        if !self.holds(self.pos + n) {
+            self.overran.set(true);
+        }
         self.tokens.get(self.pos + n).unwrap_or(&self.eof)
     }
 

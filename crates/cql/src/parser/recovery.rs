@@ -15,7 +15,7 @@ const STATEMENT_STARTS: &[&str] = &[
 /// Statements allowed inside `BEGIN BATCH ... APPLY BATCH`.
 const BATCH_MEMBERS: &[&str] = &["insert", "update", "delete", "apply"];
 
-impl Parser {
+impl Parser<'_> {
     /// Records `error` for the statement that began at token index `start`, then
     /// moves to the `;` ending that statement (or to the end of input).
     ///
@@ -31,7 +31,12 @@ impl Parser {
         error: ParseError,
         errors: &mut Vec<ParseError>,
     ) {
-        let end = self.statement_end(start);
+        let end = loop {
+            match self.statement_end(start) {
+                Some(end) => break end,
+                None => self.lex_more(),
+            }
+        };
         let mut found = vec![error.clone()];
         // Lexing errors in the skipped text are reported too, once each.
         for token in self.tokens.get(start..end).unwrap_or_default() {
@@ -49,8 +54,9 @@ impl Parser {
         self.pos = end;
     }
 
-    /// The index of the `;` (or EOF) ending the statement that began at `start`.
-    fn statement_end(&self, start: usize) -> usize {
+    /// The index of the `;` (or EOF) ending the statement that began at `start`;
+    /// `None` when a streaming parser's window ends before it is known.
+    fn statement_end(&self, start: usize) -> Option<usize> {
         let mut in_batch = self
             .word_at(start)
             .is_some_and(|w| w.eq_ignore_ascii_case("begin"));
@@ -74,6 +80,9 @@ impl Parser {
                     depth = 0;
                 }
                 TokenKind::Punct(Punct::Semi) if i >= self.pos => {
+                    if !self.holds(i + 1) {
+                        return None;
+                    }
                     let next = self.word_at(i + 1).map(str::to_ascii_lowercase);
                     let next = next.as_deref();
                     let next_starts_statement = next.is_some_and(|n| STATEMENT_STARTS.contains(&n));
@@ -83,12 +92,15 @@ impl Parser {
                         depth == 0 || next_starts_statement
                     };
                     if stop {
-                        return i;
+                        return Some(i);
                     }
                 }
                 _ => {}
             }
             i += 1;
+        }
+        if !self.holds(i) {
+            return None;
         }
         if in_batch {
             // The batch never reached APPLY BATCH: end at the first `;` after the error.
@@ -98,9 +110,9 @@ impl Parser {
                     Some(TokenKind::Punct(Punct::Semi))
                 )
             });
-            return first_semi.unwrap_or(i);
+            return Some(first_semi.unwrap_or(i));
         }
-        i
+        Some(i)
     }
 
     fn word_at(&self, i: usize) -> Option<&str> {

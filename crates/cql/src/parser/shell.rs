@@ -30,13 +30,13 @@ pub(crate) const LINE_COMMANDS: &[&str] = &[
     "tracing",
 ];
 
-impl Parser {
+impl Parser<'_> {
     /// At a statement start holding a line command: consumes it up to its `;`
     /// or the end of its line, whichever comes first, and returns the error
     /// that reports it. The parser must know the line breaks
-    /// ([`Parser::with_line_breaks`]); without them nothing is consumed.
+    /// (`line_aware`); without them nothing is consumed.
     pub(super) fn shell_command(&mut self) -> Option<ParseError> {
-        if self.line_breaks.is_empty() {
+        if !self.line_aware {
             return None;
         }
         let command = match &self.peek().kind {
@@ -69,6 +69,7 @@ impl Parser {
 
 /// For each token, whether a line break separates it from the token before
 /// (comments between them count: a `--` comment ends at a line break).
+#[cfg(test)]
 pub(crate) fn line_breaks(source: &str, tokens: &[crate::lexer::Token]) -> Vec<bool> {
     let mut previous_end = 0usize;
     tokens

@@ -17,7 +17,7 @@ const RESERVED_TYPE_NAMES: &[&str] = &[
     "bitstring",
 ];
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn data_type(&mut self) -> PResult<DataType> {
         self.nested(Self::data_type_inner)
     }

@@ -107,14 +107,10 @@ fn excerpt<'a>(file: &'a SourceFile, diag: &'a Diagnostic) -> Vec<Element<'a>> {
         return vec![Origin::path(file.name.as_str()).into()];
     };
     let text = file.text.as_str();
-    let first = text
-        .get(..low)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |at| at + 1);
-    let last = text
-        .get(high..)
-        .and_then(|a| a.find('\n'))
-        .map_or(text.len(), |at| high + at + 1);
+    let Range {
+        start: first,
+        end: last,
+    } = file.lines_around(low..high);
     if last - first > LONG_EXCERPT && !text[low..high].contains('\n') {
         return cut_excerpt(file, labels, low..high, first..last);
     }

@@ -5,7 +5,7 @@ use crate::ast::{CreateAggregate, CreateFunction, FunctionArg, StatementKind};
 use crate::lexer::TokenKind;
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`.
     pub(crate) fn create_function_or_aggregate(&mut self) -> PResult<StatementKind> {
         let or_replace = self.eat_words(&["or", "replace"]);

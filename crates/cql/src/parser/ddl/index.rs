@@ -5,7 +5,7 @@ use crate::ast::{CreateIndex, IndexTarget, IndexTargetKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`.
     pub(crate) fn create_index(&mut self) -> PResult<CreateIndex> {
         let custom = self.eat_word("custom");

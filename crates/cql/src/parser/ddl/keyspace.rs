@@ -3,7 +3,7 @@
 use crate::ast::{AlterKeyspace, CreateKeyspace};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`.
     pub(crate) fn create_keyspace(&mut self) -> PResult<CreateKeyspace> {
         self.bump(); // KEYSPACE or SCHEMA

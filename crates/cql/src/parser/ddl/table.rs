@@ -9,7 +9,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`: `TABLE [IF NOT EXISTS] name (columns, [PRIMARY KEY (...)]) [WITH ...]`.
     pub(crate) fn create_table(&mut self) -> PResult<CreateTable> {
         self.bump(); // TABLE or COLUMNFAMILY

@@ -4,7 +4,7 @@ use crate::ast::{AlterType, AlterTypeAction, CreateType, FieldDef};
 use crate::lexer::Punct;
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`: `TYPE [IF NOT EXISTS] name (field type, ...)`; a trailing
     /// comma before `)` is allowed, as in Cassandra.
     pub(crate) fn create_type(&mut self) -> PResult<CreateType> {

@@ -4,7 +4,7 @@
 use crate::ast::{AlterMaterializedView, CreateMaterializedView, TableOptions};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// After `CREATE`.
     pub(crate) fn create_materialized_view(&mut self) -> PResult<CreateMaterializedView> {
         self.expect_word("materialized")?;

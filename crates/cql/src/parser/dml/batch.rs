@@ -4,7 +4,7 @@ use crate::ast::{Batch, BatchKind};
 use crate::lexer::Punct;
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn batch(&mut self) -> PResult<Batch> {
         self.expect_word("begin")?;
         let kind = if self.eat_word("unlogged") {

@@ -3,7 +3,7 @@
 use crate::ast::Delete;
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn delete(&mut self) -> PResult<Delete> {
         self.expect_word("delete")?;
         let columns = if self.at_word("from") {

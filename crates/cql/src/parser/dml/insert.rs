@@ -5,7 +5,7 @@ use crate::ast::{Insert, InsertValues};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn insert(&mut self) -> PResult<Insert> {
         self.expect_word("insert")?;
         self.expect_word("into")?;

@@ -4,7 +4,7 @@
 use crate::ast::{Order, Ordering, Select, Selection};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn select(&mut self) -> PResult<Select> {
         self.expect_word("select")?;
         // `json` and `distinct` are also valid column names: they are keywords only

@@ -7,7 +7,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     pub(crate) fn update(&mut self) -> PResult<Update> {
         self.expect_word("update")?;
         let table = self.qualified_name_expecting("table name")?;

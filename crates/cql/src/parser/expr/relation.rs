@@ -7,7 +7,7 @@ use crate::ast::{
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// `relation (AND relation)*`.
     pub(crate) fn where_clause(&mut self) -> PResult<Vec<Relation>> {
         let mut relations = vec![self.relation()?];

@@ -6,7 +6,7 @@ use crate::ast::{ArithmeticOp, ElementIndex, Selection, Selector, SelectorKind, 
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// `*` or `selector [AS alias] (',' ...)*`.
     pub(crate) fn selection(&mut self) -> PResult<Selection> {
         if self.at_punct(Punct::Star) {

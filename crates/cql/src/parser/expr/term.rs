@@ -7,7 +7,7 @@ use crate::ast::{
 use crate::lexer::{Punct, TokenKind};
 use crate::parser::{PResult, Parser};
 
-impl Parser {
+impl Parser<'_> {
     /// A full term: `a + b * c`, `-x`, `[1, 2]`, `now()`, ...
     pub(crate) fn term(&mut self) -> PResult<Term> {
         self.nested(Self::term_addition)
@@ -268,7 +268,7 @@ impl Parser {
     }
 }
 
-impl Parser {
+impl Parser<'_> {
     /// One more operator in a chain: one level deeper, failing at the limit
     /// (the error points at the operator).
     pub(crate) fn deeper_by_one_operator(&mut self) -> PResult<()> {
