@@ -5,44 +5,20 @@
 //! hybrid's bookkeeping at the rate it runs; the bookkeeping tables carry
 //! their purpose. And a fan-out write names the table it lists its rows from.
 
-use std::path::Path;
+mod common;
 
+use common::{design_example, design_fixture, fixture_in, query};
 use cqlmodel_design::derive::TablePurpose;
 use cqlmodel_design::verdict::{VerdictInput, verdict, verdict_md};
-use cqlmodel_design::{Design, DesignInput, design, json, report_md};
+use cqlmodel_design::{Design, json, report_md};
 
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A fixture under tests/data/<dir>, or an example under examples/design.
-fn design_dir(dir: &Path, keyspace: &str, stats: Option<String>) -> Design {
-    let (model, queries) = (read(&dir.join("model.sql")), read(&dir.join("queries.sql")));
-    let stats = stats.unwrap_or_else(|| read(&dir.join("stats.toml")));
-    design(&DesignInput {
-        keyspace,
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(&stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn data(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+/// A fixture under tests/data with its own statistics.
+fn with_stats(dir: &str) -> Design {
+    design_fixture(dir, Some(&fixture_in(dir, "stats.toml")), None)
 }
 
 fn growth() -> Design {
-    design_dir(&data("growth"), "growth", None)
-}
-
-fn query<'d>(d: &'d Design, name: &str) -> &'d cqlmodel_design::reads::QueryPlan {
-    d.queries
-        .iter()
-        .find(|q| q.name == name)
-        .unwrap_or_else(|| panic!("no query {name}"))
+    with_stats("growth")
 }
 
 fn json_query<'j>(j: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
@@ -100,7 +76,7 @@ fn a_hybrid_page_read_counts_the_widths_read_and_the_hottest_keys_walk() {
 
 #[test]
 fn a_hybrid_range_read_counts_the_widths_read_and_a_cold_key_reads_one_partition() {
-    let d = design_dir(&data("sizing"), "sizing", None);
+    let d = with_stats("sizing");
     let q = query(&d, "channel_timeline");
     // 25 `hour` buckets the range spans, the widths read before them (and
     // the channel's title from its own table: a partition, no statement here).
@@ -235,8 +211,7 @@ fn the_bookkeeping_tables_carry_their_purpose_in_the_model_and_the_json() {
 
 #[test]
 fn a_fan_out_write_names_the_table_it_lists_its_rows_from() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/activity");
-    let d = design_dir(&dir, "activity", None);
+    let d = design_example("activity");
     let path = d
         .write_paths
         .iter()
@@ -268,7 +243,7 @@ fn a_fan_out_write_names_the_table_it_lists_its_rows_from() {
 /// key, an entity's row of record, a lookup; each serves no read.
 #[test]
 fn tables_added_for_the_writes_carry_their_purpose() {
-    let d = design_dir(&data("verdict-ledger"), "ledger", None);
+    let d = with_stats("verdict-ledger");
     let t = d
         .tables
         .iter()
@@ -283,8 +258,7 @@ fn tables_added_for_the_writes_carry_their_purpose() {
         "{:?}",
         t.decisions
     );
-    let video = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/design/video");
-    let d = design_dir(&video, "video", None);
+    let d = design_example("video");
     let purpose = |name: &str| {
         d.tables
             .iter()

@@ -9,15 +9,13 @@
 //! only where one time bucket alone joins the key; plan/hybrid_tests.rs
 //! covers it on a hand-built table.)
 
-use std::path::Path;
+mod common;
 
-use cqlmodel_design::{Design, DesignInput, design, json, report_md};
+use common::{design_fixture, fixture_in};
+use cqlmodel_design::{Design, json, report_md};
 
 fn fixture(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/growth")
-        .join(name);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    fixture_in("growth", name)
 }
 
 /// The growth fixture with episodes published once in ~3 hours instead of
@@ -32,14 +30,7 @@ fn few_episodes() -> Design {
         fixture("stats.toml"),
         "the fixture's episodes rate moved"
     );
-    let (model, queries) = (fixture("model.sql"), fixture("queries.sql"));
-    design(&DesignInput {
-        keyspace: "growth",
-        model_sql: &model,
-        queries_sql: Some(&queries),
-        stats_toml: Some(&stats),
-    })
-    .unwrap_or_else(|e| panic!("{e}"))
+    design_fixture("growth", Some(&stats), None)
 }
 
 const WHY: &str = "not built: the typical key itself needs a `month` width, so a key's one partition before promotion would not be bounded by the threshold; the design writes and reads one width";

@@ -47,20 +47,7 @@ pub(crate) struct Parser<'src> {
 impl Parser<'static> {
     pub fn new(tokens: Vec<Token>) -> Self {
         let end = tokens.last().map_or(0, |t| t.span.end);
-        Self {
-            tokens,
-            pos: 0,
-            depth: 0,
-            eof: Token {
-                kind: TokenKind::Eof,
-                span: Span { start: end, end },
-            },
-            prev_end: 0,
-            line_breaks: Vec::new(),
-            line_aware: false,
-            feed: None,
-            overran: std::cell::Cell::new(false),
-        }
+        Self::at_start(tokens, end, None)
     }
 }
 
@@ -84,7 +71,16 @@ impl<'src> Parser<'src> {
     pub fn streaming(source: &'src str) -> Self {
         let end = u32::try_from(source.len()).unwrap_or(u32::MAX);
         Self {
-            tokens: Vec::new(),
+            line_aware: true,
+            ..Self::at_start(Vec::new(), end, Some(window::Feed::new(source)))
+        }
+    }
+
+    /// A parser before its first token, whose end of input is at `end`;
+    /// `feed` lexes more tokens on demand (streaming) when given.
+    fn at_start(tokens: Vec<Token>, end: u32, feed: Option<window::Feed<'src>>) -> Self {
+        Self {
+            tokens,
             pos: 0,
             depth: 0,
             eof: Token {
@@ -93,8 +89,8 @@ impl<'src> Parser<'src> {
             },
             prev_end: 0,
             line_breaks: Vec::new(),
-            line_aware: true,
-            feed: Some(window::Feed::new(source)),
+            line_aware: false,
+            feed,
             overran: std::cell::Cell::new(false),
         }
     }
