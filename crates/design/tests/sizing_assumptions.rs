@@ -315,3 +315,32 @@ fn a_serial_has_one_value_per_row_and_a_part_of_a_composite_key_does_not() {
         "{said}"
     );
 }
+
+/// A partition-key column whose type lists its values (here an enum of 4
+/// statuses) has that many values, not the size command's default of 1,000:
+/// 2 orders a second over 3 years in 50 stores × 4 statuses is 946k rows a
+/// partition, which needs a time bucket; with 1,000 statuses assumed it
+/// looked like 3.8k rows and got none. The assumption is stated.
+#[test]
+fn a_key_column_of_an_enum_has_the_enums_values_and_says_so() {
+    let stats = fixture_in("enum-key", "stats.toml");
+    let d = design_fixture("enum-key", Some(&stats), None);
+    let t = d
+        .tables
+        .iter()
+        .find(|t| t.name == "orders_by_store_and_status")
+        .unwrap_or_else(|| panic!("no orders_by_store_and_status"));
+    let key: Vec<&str> = t
+        .columns
+        .iter()
+        .filter(|c| c.role == cqlmodel_design::derive::Role::PartitionKey)
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(key, ["store_id", "status", "month"], "{:?}", t.decisions);
+    let said = decisions(&d, "orders_by_store_and_status");
+    assert!(
+        said.contains("sizing: `status` has no `distinct` in the statistics and its type lists its values (`orders.status` enum `order_status`: 4 values): 4 values assumed"),
+        "{said}"
+    );
+    assert!(!said.contains("the size command's default"), "{said}");
+}

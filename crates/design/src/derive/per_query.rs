@@ -53,46 +53,8 @@ pub const TINY_DOMAIN_PARTITIONS: usize = 100;
 fn tiny_domains(model: &Model, spec: &SelectSpec) -> Option<Vec<(String, usize)>> {
     spec.equalities
         .iter()
-        .map(|(c, _)| {
-            let attr = model.entity(&c.entity)?.attribute(&c.column)?;
-            if attr.cql_type == "boolean" {
-                return Some((format!("`{}.{}` boolean: 2 values", c.entity, c.column), 2));
-            }
-            let at = (c.entity.clone(), c.column.clone());
-            if let Some((check, n)) = model.check_sizes.get(&at) {
-                return Some((
-                    format!(
-                        "`{}.{}` CHECK `{check}` lists {n} values",
-                        c.entity, c.column
-                    ),
-                    *n,
-                ));
-            }
-            if let Some((domain, n)) = model.domain_sizes.get(&at) {
-                return Some((
-                    format!(
-                        "`{}.{}` domain `{domain}`, its CHECK lists {n} values",
-                        c.entity, c.column
-                    ),
-                    *n,
-                ));
-            }
-            let name = enum_name(&attr.pg_type);
-            let n = *model.enum_sizes.get(&name)?;
-            Some((
-                format!("`{}.{}` enum `{name}`: {n} values", c.entity, c.column),
-                n,
-            ))
-        })
+        .map(|(c, _)| crate::listed_values::listed_values(model, c))
         .collect()
-}
-
-/// The type name of a column as the model keys its enums: lowercase, without
-/// schema or quotes (`public."Order_Status"` → `order_status`).
-fn enum_name(pg_type: &str) -> String {
-    let t = pg_type.trim();
-    let last = t.rsplit('.').next().unwrap_or(t);
-    last.trim_matches('"').to_ascii_lowercase()
 }
 
 /// True when every column of one of `e`'s keys is joined to an attribute of

@@ -91,6 +91,7 @@ pub(crate) fn derived_stats(model: &Model, t: &TableDesign, stats: &Stats) -> Ta
     foreign_key_values(model, t, stats, &mut ts);
     key_values_per_row(model, t, &mut ts);
     super::key_values::generated_key_values(model, t, stats, &mut ts);
+    super::key_values::listed_key_values(model, t, &mut ts);
     ts
 }
 

@@ -236,3 +236,61 @@ pub fn generated_keys_md(model: &Model, tables: &[TableDesign], stats: Option<&S
     s.push('\n');
     s
 }
+
+/// The partition-key columns whose type lists their values (a boolean, a
+/// CHECK list, a domain, an enum), with where the number comes from. The
+/// size command's default of 1,000 would spread a 4-value status over 250
+/// times as many partitions as it can have, and hide the hot partitions it
+/// makes.
+fn listed_of<'t>(model: &Model, t: &'t TableDesign) -> Vec<(&'t str, &'t ColRef, String, usize)> {
+    t.columns
+        .iter()
+        .filter(|c| c.role == Role::PartitionKey)
+        .filter_map(|c| {
+            let KeyPart::Attr(a) = &c.part else {
+                return None;
+            };
+            let (why, n) = crate::listed_values::listed_values(model, a)?;
+            Some((c.name.as_str(), a, why, n))
+        })
+        .collect()
+}
+
+/// Sets the distinct count of each partition-key column whose type lists its
+/// values, when nothing else counted it (run last).
+pub(super) fn listed_key_values(model: &Model, t: &TableDesign, ts: &mut TableStats) {
+    for (name, _, _, n) in listed_of(model, t) {
+        let cs = ts.columns.entry(name.to_string()).or_default();
+        if cs.distinct.is_none() && cs.distribution.is_none() && cs.bucket.is_none() {
+            cs.distinct = Some(n as f64);
+        }
+    }
+}
+
+/// The sizing decisions stating the values assumed for each partition-key
+/// column whose type lists them and that the statistics do not count (`ts`:
+/// the table's derived statistics).
+pub(super) fn listed_key_decisions(
+    model: &Model,
+    t: &TableDesign,
+    stats: &Stats,
+    ts: &TableStats,
+) -> Vec<String> {
+    listed_of(model, t)
+        .into_iter()
+        .filter(|(name, a, _, n)| {
+            let given = stats
+                .tables
+                .get(&entity_key(&a.entity))
+                .and_then(|s| s.column(&a.column))
+                .is_some_and(|c| c.distinct.is_some() || c.distribution.is_some());
+            let assumed = ts.columns.get(*name).and_then(|c| c.distinct) == Some(*n as f64);
+            !given && assumed
+        })
+        .map(|(name, _, why, n)| {
+            format!(
+                "sizing: `{name}` has no `distinct` in the statistics and its type lists its values ({why}): {n} values assumed, so at most {n} partitions for each value of the rest of the key (give `distinct` if fewer are used)"
+            )
+        })
+        .collect()
+}

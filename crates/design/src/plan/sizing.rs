@@ -194,6 +194,9 @@ pub(super) fn size_tables(
         }
         t.decisions
             .extend(super::key_values::generated_key_decisions(model, t, stats));
+        t.decisions.extend(super::key_values::listed_key_decisions(
+            model, t, stats, &ts,
+        ));
         t.decisions
             .extend(super::key_values::constant_default_decisions(t, &ts));
         if estimate.exceeds.is_empty() {
