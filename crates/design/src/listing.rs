@@ -9,9 +9,12 @@ use crate::relational::{Entity, Model};
 /// The designed table a write binding `key` lists `entity`'s rows from,
 /// when no table is keyed by exactly `key`: one of `lists_rows_by` (a
 /// table this stage found, or the lookup it added), the first in order.
+/// `candidates` are the tables that name the entity, in design order (a
+/// listing holds the entity's own rows, so it is among them; scanning every
+/// table for every write made a large design quadratic).
 pub(crate) fn listing_table<'t>(
     model: &Model,
-    tables: &'t [TableDesign],
+    candidates: impl IntoIterator<Item = &'t TableDesign>,
     entity: &str,
     key: &[String],
 ) -> Option<&'t TableDesign> {
@@ -19,7 +22,7 @@ pub(crate) fn listing_table<'t>(
     if key.is_empty() || e.primary_key.is_empty() {
         return None;
     }
-    tables.iter().find(|t| lists_rows_by(t, e, key))
+    candidates.into_iter().find(|t| lists_rows_by(t, e, key))
 }
 
 /// The words a statement's read-first text gains: the listing table, and

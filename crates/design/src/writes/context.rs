@@ -75,17 +75,24 @@ impl<'a> Context<'a> {
             .filter_map(|&i| self.tables.get(i))
     }
 
-    /// The table of `entity`'s row of record, the first that holds its rows
-    /// keyed by its primary key alone, unsalted: such a table holds the
-    /// entity's rows, so it is among the tables that mention the entity.
-    pub(super) fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
-        let e = self.model.entity(entity)?;
+    /// The tables that hold any attribute of `entity`, in table order.
+    pub(super) fn mentioning(
+        &self,
+        entity: &str,
+    ) -> impl Iterator<Item = &'a TableDesign> + use<'_, 'a> {
         self.mentions
             .get(entity)
             .into_iter()
             .flatten()
             .filter_map(|&i| self.tables.get(i))
-            .find(|t| t.rows_by_primary_key(e))
+    }
+
+    /// The table of `entity`'s row of record, the first that holds its rows
+    /// keyed by its primary key alone, unsalted: such a table holds the
+    /// entity's rows, so it is among the tables that mention the entity.
+    pub(super) fn record_table(&self, entity: &str) -> Option<&'a TableDesign> {
+        let e = self.model.entity(entity)?;
+        self.mentioning(entity).find(|t| t.rows_by_primary_key(e))
     }
 }
 

@@ -173,8 +173,12 @@ fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
             // No table keyed by exactly the key: the one that lists the
             // rows by it (walking its buckets or salts), named.
             if r.table.is_none()
-                && let Some(t) =
-                    crate::listing::listing_table(ctx.model, ctx.tables, &r.entity, &r.key)
+                && let Some(t) = crate::listing::listing_table(
+                    ctx.model,
+                    ctx.mentioning(&r.entity),
+                    &r.entity,
+                    &r.key,
+                )
             {
                 r.table = Some(t.name.clone());
                 listed.push_str(&crate::listing::listing_text(t, &r.key));
@@ -195,11 +199,7 @@ fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
 fn read_table(ctx: &Context<'_>, entity: &str, key: &[String]) -> Option<String> {
     let e = ctx.model.entity(entity)?;
     let keyed = ctx
-        .mentions
-        .get(entity)
-        .into_iter()
-        .flatten()
-        .filter_map(|&i| ctx.tables.get(i))
+        .mentioning(entity)
         .find(|t| t.kind == TableKind::Table && super::kept::keyed_by(t, entity, key));
     if let Some(t) = keyed {
         return Some(t.name.clone());
