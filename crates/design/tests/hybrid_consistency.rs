@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{design_example, design_fixture, fixture_in, query};
+use common::{design_example, design_fixture, fixture_in, json_query, query};
 use cqlmodel_design::derive::TablePurpose;
 use cqlmodel_design::verdict::{VerdictInput, verdict, verdict_md};
 use cqlmodel_design::{Design, json, report_md};
@@ -19,13 +19,6 @@ fn with_stats(dir: &str) -> Design {
 
 fn growth() -> Design {
     with_stats("growth")
-}
-
-fn json_query<'j>(j: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
-    j["queries"]
-        .as_array()
-        .and_then(|qs| qs.iter().find(|q| q["name"] == name))
-        .unwrap_or_else(|| panic!("no query {name} in design.json"))
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{decisions, design_fixture, fixture_in, path, query};
+use common::{decisions, design_fixture, fixture_in, json_query, path, query};
 use cqlmodel_design::{Design, DesignInput, json, report_md};
 
 fn fixture(name: &str) -> String {
@@ -29,13 +29,6 @@ fn create_table(d: &Design, table: &str) -> String {
         .unwrap_or_else(|| panic!("schema.cql has no {table}:\n{schema}"));
     let rest = &schema[start..];
     rest[..rest.find(';').unwrap_or(rest.len())].to_string()
-}
-
-fn json_query<'j>(j: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
-    j["queries"]
-        .as_array()
-        .and_then(|qs| qs.iter().find(|q| q["name"] == name))
-        .unwrap_or_else(|| panic!("design.json has no query {name}"))
 }
 
 #[test]

@@ -53,6 +53,16 @@ fn generated_identifier(model: &Model, c: &ColRef) -> Option<&'static str> {
     }
 }
 
+/// True when the statistics count the attribute's values (a `distinct` or a
+/// distribution).
+fn counted_in_stats(stats: &Stats, a: &ColRef) -> bool {
+    stats
+        .tables
+        .get(&entity_key(&a.entity))
+        .and_then(|s| s.column(&a.column))
+        .is_some_and(|c| c.distinct.is_some() || c.distribution.is_some())
+}
+
 /// The rows of an entity at the age it is sized at (its retention, else its
 /// horizon), from its own statistics.
 fn rows_at_age(ts: &TableStats) -> Option<(f64, Option<u64>)> {
@@ -82,13 +92,7 @@ struct Generated {
 /// The generated identifier a partition-key column holds (it, or an
 /// attribute its joins make equal to it), when its statistics give no count.
 fn generated_of(model: &Model, t: &TableDesign, stats: &Stats, a: &ColRef) -> Option<Generated> {
-    let given = |x: &ColRef| {
-        stats
-            .tables
-            .get(&entity_key(&x.entity))
-            .and_then(|s| s.column(&x.column))
-            .is_some_and(|c| c.distinct.is_some() || c.distribution.is_some())
-    };
+    let given = |x: &ColRef| counted_in_stats(stats, x);
     // A foreign key has its parent's rows (derived.rs, foreign_key_values),
     // said with the foreign keys' growth.
     if is_foreign_key(model, a) {
@@ -279,11 +283,7 @@ pub(super) fn listed_key_decisions(
     listed_of(model, t)
         .into_iter()
         .filter(|(name, a, _, n)| {
-            let given = stats
-                .tables
-                .get(&entity_key(&a.entity))
-                .and_then(|s| s.column(&a.column))
-                .is_some_and(|c| c.distinct.is_some() || c.distribution.is_some());
+            let given = counted_in_stats(stats, a);
             let assumed = ts.columns.get(*name).and_then(|c| c.distinct) == Some(*n as f64);
             !given && assumed
         })

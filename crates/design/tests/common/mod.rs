@@ -110,3 +110,12 @@ pub fn design_example(name: &str) -> Design {
     })
     .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
+
+/// The entry of the query named `name` in design.json; panics when there is
+/// none.
+pub fn json_query<'j>(j: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
+    j["queries"]
+        .as_array()
+        .and_then(|qs| qs.iter().find(|q| q["name"] == name))
+        .unwrap_or_else(|| panic!("design.json has no query {name}"))
+}
