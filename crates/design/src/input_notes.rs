@@ -36,17 +36,8 @@ impl InputNote {
 /// Names listed in a note: the first few, then how many more, so that a dump of
 /// thousands of tables gives one readable line per kind.
 pub fn name_list(names: &[String]) -> String {
-    const SHOWN: usize = 5;
-    let mut s = names
-        .iter()
-        .take(SHOWN)
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    if names.len() > SHOWN {
-        s.push_str(&format!(" and {} more", names.len() - SHOWN));
-    }
-    s
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    cqlmodel_review::listing::capped(&quoted)
 }
 
 #[cfg(test)]
