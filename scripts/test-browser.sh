@@ -14,5 +14,7 @@ for tool in chromium chromedriver; do
         exit 2
     fi
 done
-INSTA_UPDATE=no cargo test -p cqlmodel --locked --test html_browser -- --ignored --nocapture
+# `--workspace`, not `-p cqlmodel`: the same features as the README's test
+# command, so its build is reused (with `-p` cargo rebuilds 8 crates).
+INSTA_UPDATE=no cargo test --workspace --locked --test html_browser -- --ignored --nocapture
 echo "test-browser: screenshots in target/html-shots/"
