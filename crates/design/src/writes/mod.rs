@@ -246,7 +246,7 @@ pub fn write_paths(
     meaning: &Meaning,
     tables: &[TableDesign],
     keyspace: &str,
-    stats: Option<&Stats>,
+    sizing: (Option<&Stats>, &crate::horizon::Horizon),
     warnings: &mut Vec<String>,
 ) -> Vec<WritePath> {
     let given: Vec<(String, MutationSpec, Option<f64>, Option<String>)> = specs
@@ -265,7 +265,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = context::Context::new(model, meaning, tables, keyspace, stats, specs);
+    let ctx = context::Context::new(model, meaning, tables, keyspace, sizing, specs);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()
