@@ -62,3 +62,30 @@ fn without_such_a_table_the_rows_are_read_by_primary_key_from_their_record() {
     );
     assert!(report_md(&d).contains(first), "report.md lacks: {first}");
 }
+
+/// At a low write rate the listing would become a materialized view, which
+/// no read-first step reads: it stays a table, and says why.
+#[test]
+fn a_table_a_fan_out_lists_its_rows_from_stays_a_table() {
+    let queries = fixture_in("tokens", "queries.sql");
+    let slow = queries.replace("-- @name issue @rate 500/s", "-- @name issue @rate 10/s");
+    assert_ne!(queries, slow);
+    let d = design_inline(&fixture_in("tokens", "model.sql"), &slow);
+    let listing = common::table(&d, "tokens_by_member");
+    assert_eq!(
+        listing.kind,
+        cqlmodel_design::derive::TableKind::Table,
+        "{:#?}",
+        listing.decisions
+    );
+    assert!(
+        listing.decisions.iter().any(|s| s == "stays a table, not a materialized view of `token_by_id`: `revoke_all` lists the rows it changes from it, and Cassandra keeps a view asynchronously (a row written moments before could be missing from the list and escape the change)"),
+        "{:#?}",
+        listing.decisions
+    );
+    let by_id = on(path(&d, "revoke_all"), "token_by_id");
+    assert_eq!(
+        by_id.tables_read().collect::<Vec<_>>(),
+        ["tokens_by_member"]
+    );
+}

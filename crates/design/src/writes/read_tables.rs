@@ -26,6 +26,17 @@ pub(super) fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]
         let mut then: Vec<ReadSource> = Vec::new();
         for r in s.reads.iter_mut().filter(|r| r.table.is_none()) {
             let Some(chosen) = choose(ctx, r) else {
+                // A read by primary key no table serves gets its lookup
+                // table (plan::read_first), and says so there; any other
+                // read no table finds is said here.
+                if !by_primary_key(ctx, r) {
+                    warnings.push(format!(
+                        "before it writes `{}`: no designed table finds the `{}` rows by {}",
+                        s.table,
+                        r.entity,
+                        r.key.join(", ")
+                    ));
+                }
                 continue;
             };
             let (t, listed) = chosen.table;
@@ -89,9 +100,7 @@ fn choose<'a>(ctx: &Context<'a>, r: &ReadSource) -> Option<Chosen<'a>> {
         .mentioning(&r.entity)
         .filter(|t| t.kind == TableKind::Table && super::kept::keyed_by(t, &r.entity, &r.key))
         .map(|t| (t, false));
-    let by_primary_key =
-        r.key.len() == e.primary_key.len() && r.key.iter().all(|k| e.primary_key.contains(k));
-    let record = by_primary_key
+    let record = by_primary_key(ctx, r)
         .then(|| ctx.record_table(&r.entity))
         .flatten()
         .map(|t| (t, false));
@@ -109,6 +118,13 @@ fn choose<'a>(ctx: &Context<'a>, r: &ReadSource) -> Option<Chosen<'a>> {
     Some(Chosen {
         table: chosen,
         passed_over: (!std::ptr::eq(chosen.0, first.0)).then_some(first.0),
+    })
+}
+
+/// True when `r` binds exactly its entity's primary key.
+fn by_primary_key(ctx: &Context<'_>, r: &ReadSource) -> bool {
+    ctx.model.entity(&r.entity).is_some_and(|e| {
+        r.key.len() == e.primary_key.len() && r.key.iter().all(|k| e.primary_key.contains(k))
     })
 }
 
