@@ -25,6 +25,7 @@ pub mod derive;
 pub mod duration_keys;
 pub mod error;
 pub mod fan_out_lookups;
+pub mod horizon;
 pub mod input_notes;
 mod listed_values;
 mod listing;

@@ -4,26 +4,7 @@
 //! that read it, so neither imports the other.
 
 use crate::derive::{KeyPart, TableDesign, TableKind, class_of};
-use crate::relational::{Entity, Model};
-
-/// The designed table a write binding `key` lists `entity`'s rows from,
-/// when no table is keyed by exactly `key`: one of `lists_rows_by` (a
-/// table this stage found, or the lookup it added), the first in order.
-/// `candidates` are the tables that name the entity, in design order (a
-/// listing holds the entity's own rows, so it is among them; scanning every
-/// table for every write made a large design quadratic).
-pub(crate) fn listing_table<'t>(
-    model: &Model,
-    candidates: impl IntoIterator<Item = &'t TableDesign>,
-    entity: &str,
-    key: &[String],
-) -> Option<&'t TableDesign> {
-    let e = model.entity(entity)?;
-    if key.is_empty() || e.primary_key.is_empty() {
-        return None;
-    }
-    candidates.into_iter().find(|t| lists_rows_by(t, e, key))
-}
+use crate::relational::Entity;
 
 /// The words a statement's read-first text gains: the listing table, and
 /// the partitions a listing walks (its buckets and salts enumerated).

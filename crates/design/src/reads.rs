@@ -22,6 +22,13 @@ pub struct QueryPlan {
     pub statements: u64,
     /// Estimated rows read per execution.
     pub rows_read: Option<f64>,
+    /// The read's shape returns at most one row per partition: every
+    /// clustering column is bound by equality (or the table has none), or it
+    /// reads a counter. Then every key costs the same; a low `rows_read`
+    /// (a mean of rows per partition) is no such proof when the keys are
+    /// skewed.
+    #[serde(skip)]
+    pub one_row_per_partition: bool,
     pub rate: Option<f64>,
     pub consistency: Option<String>,
     pub page: Option<u64>,
@@ -96,6 +103,7 @@ pub fn select_cql(
     if let Some(l) = spec.limit {
         cql.push_str(&format!(" LIMIT {l}"));
     }
+    let one_row_per_partition = counter || full_key;
     let per_partition = if counter || (full_key && spec.aggregates.is_empty()) {
         Some(1.0)
     } else {
@@ -116,6 +124,7 @@ pub fn select_cql(
         partitions: Some(partitions),
         statements,
         rows_read,
+        one_row_per_partition,
         rate: q.rate,
         consistency: q.consistency.clone(),
         page: q.page,

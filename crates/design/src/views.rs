@@ -5,7 +5,7 @@
 
 use crate::derive::{KeyPart, Role, TableDesign, TableKind};
 use crate::numbers::trim_float;
-use crate::querylist::{Body, QuerySpec};
+use crate::querylist::{Body, MutationKind, QuerySpec};
 use crate::relational::Model;
 
 /// Writes per second (every mutation of the entity together) at or under which a
@@ -35,6 +35,15 @@ pub fn choose_views(model: &Model, specs: &[QuerySpec], tables: &mut [TableDesig
         else {
             continue;
         };
+        if let Some(q) = listed_by_fan_out(model, specs, t, &entity) {
+            let why = format!(
+                "stays a table, not a materialized view of `{base}`: `{q}` lists the rows it changes from it, and Cassandra keeps a view asynchronously (a row written moments before could be missing from the list and escape the change)"
+            );
+            if let Some(t) = tables.get_mut(i) {
+                t.decisions.push(why);
+            }
+            continue;
+        }
         if let Some(t) = tables.get_mut(i) {
             t.decisions.push(format!(
                 "a materialized view of `{base}`: `{entity}` is written {}/s in all (at most {}/s for a view), so Cassandra keeps this table in step and the application writes only `{base}`; views are off by default in Cassandra 5.0 (`materialized_views_enabled: true` in cassandra.yaml), else write it as the write paths' logged batch would",
@@ -46,6 +55,30 @@ pub fn choose_views(model: &Model, specs: &[QuerySpec], tables: &mut [TableDesig
             t.ttl = None;
         }
     }
+}
+
+/// The UPDATE or DELETE of `entity` whose WHERE names many rows by columns
+/// that are not its key, and that lists those rows from `t` (the write
+/// paths' read-first step: crate::listing).
+fn listed_by_fan_out<'q>(
+    model: &Model,
+    specs: &'q [QuerySpec],
+    t: &TableDesign,
+    entity: &str,
+) -> Option<&'q str> {
+    let e = model.entity(entity)?;
+    specs.iter().find_map(|q| match &q.body {
+        Body::Mutation(m)
+            if m.entity == entity
+                && matches!(m.kind, MutationKind::Update | MutationKind::Delete)
+                && !m.key.is_empty()
+                && !e.primary_key.iter().all(|k| m.key.contains(k))
+                && crate::listing::lists_rows_by(t, e, &m.key) =>
+        {
+            Some(q.name.as_str())
+        }
+        _ => None,
+    })
 }
 
 fn single_grain(t: &TableDesign) -> Option<String> {

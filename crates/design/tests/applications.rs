@@ -512,6 +512,7 @@ fn read_first_steps_name_their_table_and_key() {
             entity: "users".into(),
             table: Some("user_by_id".into()),
             key: vec!["user_id".into()],
+            columns: vec!["email".into()],
         }]
     );
     let delete = path(&d, "delete_post");

@@ -37,7 +37,7 @@ fn a_cascade_into_a_time_bucketed_child_table_deletes_every_bucket_from_the_pare
     let repeat = buckets.repeat.as_deref().unwrap_or_default();
     assert!(
         repeat.contains("once per `week` bucket of `created_at` from the deleted `videos`'s `published_at` bucket to now")
-            && repeat.contains("at most 158 `week` buckets (the `videos` row's age, up to 3y (sizing horizon), / 1 week, + the current one): at most 158 partition deletes per `videos`"),
+            && repeat.contains("at most 158 `week` buckets (the `videos` row's age, up to 3y (no retention: the design's horizon, default), / 1 week, + the current one): at most 158 partition deletes per `videos`"),
         "{repeat}"
     );
     // The range starts at the parent's creation time, read by its key.
@@ -268,7 +268,7 @@ fn an_update_of_a_value_kept_out_of_split_tables_states_the_static_per_bucket_al
     let events = note("channel_events_by_channel");
     assert!(
         events.starts_with("`title` of `channels`, read with `channel_events_by_channel`'s rows, is kept once in `channel_by_id`")
-            && events.contains("(a `hour` bucket of `happened_at`): a static in every bucket would write each change to up to 26.3k partitions (the `hour` buckets in 3y (sizing horizon)), 26.3k statements a second at this path's 1/s")
+            && events.contains("(a `hour` bucket of `happened_at`): a static in every bucket would write each change to up to 26.3k partitions (the `hour` buckets in 3y (no retention: the design's horizon, default)), 26.3k statements a second at this path's 1/s")
             && events.contains("chosen: 1 statement per change"),
         "{events}"
     );
@@ -411,7 +411,7 @@ distinct = 1000
     let repeat = buckets.repeat.as_deref().unwrap_or_default();
     assert!(
         repeat.contains("over every bucket that can hold rows: `devices` has no creation time")
-            && repeat.contains("up to 3y (sizing horizon)"),
+            && repeat.contains("up to 3y (no retention: the design's horizon, default)"),
         "{}\n{repeat}",
         buckets.cql
     );

@@ -85,6 +85,8 @@ pub(super) fn counter_reads(
                 partitions: Some(1),
                 statements: 1,
                 rows_read: Some(1.0),
+                // A counter row by the entity's primary key.
+                one_row_per_partition: true,
                 rate: q.rate,
                 consistency: q.consistency.clone(),
                 page: None,

@@ -6,8 +6,11 @@
 //! mean number of children per parent is the ratio of the two rates, the same
 //! in year one and year three. A fixed `distinct` would instead make every
 //! parent's children grow with the horizon (video tags 5 → 16 at 3 years).
-//! When the parent does not grow (`rows = N`) or has no statistics, the
-//! children per parent do grow with time, as the statistics say.
+//! When the parent does not grow (`rows = N`), the children per parent do
+//! grow with time, as the statistics say. When the statistics do not size
+//! the parent at all, nothing counts the reference's values: the size
+//! command's constant default is assumed, and said as a foreign key (which
+//! parent, what to give) rather than as an anonymous column.
 
 use cqlmodel_stats::units::format_count;
 use cqlmodel_stats::{Retention, Stats, TableStats, Volume};
@@ -30,7 +33,9 @@ pub struct ForeignKeyGrowth {
     /// grow with the child's age; `given`: the parent grows but the reference
     /// is to the entity itself or one side expires, and the statistics'
     /// count is kept; `default`: the same, but the statistics give no
-    /// count, so the parent's rows (every parent has children) are used.
+    /// count, so the parent's rows (every parent has children) are used;
+    /// `unsized`: the statistics size neither the parent nor the column, so
+    /// the size command's default count is assumed.
     pub per_parent: &'static str,
     /// The statistics' own `distinct` for the column, if given.
     pub given_distinct: Option<f64>,
@@ -38,8 +43,9 @@ pub struct ForeignKeyGrowth {
     pub distinct: f64,
     /// Mean children per parent at that age.
     pub children_per_parent: f64,
-    /// The age (seconds) the child is sized at.
-    pub age: u64,
+    /// The age (seconds) the child is sized at; `None` for a child of fixed
+    /// size (only an `unsized` reference lists one).
+    pub age: Option<u64>,
 }
 
 impl ForeignKeyGrowth {
@@ -63,10 +69,19 @@ impl ForeignKeyGrowth {
 
     /// The sentence a table keyed by the column carries as a decision.
     pub fn sentence(&self) -> String {
-        let age = cqlmodel_stats::units::format_duration(self.age);
+        // Only an `unsized` reference has no age (a child of fixed size).
+        let age = self
+            .age
+            .map_or_else(String::new, cqlmodel_stats::units::format_duration);
         let (col, parent) = (&self.column, &self.parent);
         let per = self.per_text();
         match self.per_parent {
+            "unsized" => format!(
+                "{}, about {per} `{}` rows per value{}",
+                unsized_parent_sentence(&self.entity, col, parent),
+                self.entity,
+                self.age.map_or_else(String::new, |_| format!(" at {age}"))
+            ),
             "constant" => {
                 let given = self.given_distinct.map_or_else(String::new, |d| {
                     format!(
@@ -125,6 +140,7 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
         let Some(child) = stats.tables.get(&entity_key(&e.name)).cloned() else {
             continue;
         };
+        out.extend(unsized_references(e, &child, stats));
         let (Volume::Growth { rows_per_second }, Some(age)) = (child.volume, age_of(&child)) else {
             continue;
         };
@@ -169,7 +185,7 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
                         given_distinct: given,
                         distinct,
                         children_per_parent: child_rows / distinct.max(1.0),
-                        age,
+                        age: Some(age),
                     }
                 }
                 Some((
@@ -187,7 +203,7 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
                         given_distinct: given,
                         distinct,
                         children_per_parent: rows_per_second / rate.max(f64::MIN_POSITIVE),
-                        age,
+                        age: Some(age),
                     }
                 }
                 Some((Volume::Fixed { rows }, _)) => {
@@ -200,7 +216,7 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
                         given_distinct: given,
                         distinct,
                         children_per_parent: child_rows / distinct,
-                        age,
+                        age: Some(age),
                     }
                 }
                 _ => continue,
@@ -218,6 +234,82 @@ pub(super) fn grow_foreign_keys(model: &Model, stats: &mut Stats) -> Vec<Foreign
     out
 }
 
+/// True when the statistics do not size `entity`: no table of it, or no
+/// `rows` nor `rows_per_second`.
+fn not_sized(stats: &Stats, entity: &str) -> bool {
+    stats
+        .tables
+        .get(&entity_key(entity))
+        .is_none_or(|p| matches!(p.volume, Volume::Unspecified))
+}
+
+/// The parent `c` (one column of its entity) refers to, when the statistics
+/// size neither that parent nor count the column: nothing but the size
+/// command's constant default gives its values.
+pub(super) fn unsized_parent<'m>(
+    model: &'m Model,
+    stats: &Stats,
+    c: &crate::select::ColRef,
+) -> Option<&'m str> {
+    let e = model.entity(&c.entity)?;
+    let fk = e
+        .foreign_keys
+        .iter()
+        .find(|f| f.columns.as_slice() == std::slice::from_ref(&c.column))?;
+    let counted = stats
+        .tables
+        .get(&entity_key(&c.entity))
+        .and_then(|s| s.column(&c.column))
+        .is_some_and(|s| s.distinct.is_some());
+    (!counted && not_sized(stats, &fk.table)).then_some(fk.table.as_str())
+}
+
+/// How a reference to an entity the statistics do not size is stated: as
+/// a foreign key, with the two ways to count it.
+pub(super) fn unsized_parent_sentence(entity: &str, column: &str, parent: &str) -> String {
+    format!(
+        "sizing: `{entity}.{column}` refers to `{parent}`, which the statistics do not size: {} values assumed (give `rows` for `{parent}` or `distinct` for the column)",
+        format_count(cqlmodel_stats::DEFAULT_DISTINCT)
+    )
+}
+
+/// The single-column references of `e` (sized by `child`, growing or
+/// fixed) to an entity the statistics do not size, with no `distinct` of
+/// their own.
+fn unsized_references(
+    e: &crate::relational::Entity,
+    child: &TableStats,
+    stats: &Stats,
+) -> Vec<ForeignKeyGrowth> {
+    let (rows, age) = match (child.volume, age_of(child)) {
+        (Volume::Growth { rows_per_second }, Some(age)) => {
+            (rows_per_second * age as f64, Some(age))
+        }
+        (Volume::Fixed { rows }, _) => (rows, None),
+        _ => return Vec::new(),
+    };
+    let distinct = cqlmodel_stats::DEFAULT_DISTINCT;
+    e.foreign_keys
+        .iter()
+        .filter_map(|fk| {
+            let [column] = fk.columns.as_slice() else {
+                return None;
+            };
+            let counted = child.column(column).is_some_and(|c| c.distinct.is_some());
+            (!counted && not_sized(stats, &fk.table)).then(|| ForeignKeyGrowth {
+                entity: e.name.clone(),
+                column: column.clone(),
+                parent: fk.table.clone(),
+                per_parent: "unsized",
+                given_distinct: None,
+                distinct,
+                children_per_parent: rows / distinct,
+                age,
+            })
+        })
+        .collect()
+}
+
 /// report.md's "Foreign keys over the horizon" table: every foreign key of a
 /// growing entity and whether its children per parent stay or grow.
 pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
@@ -225,8 +317,15 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
     if growth.is_empty() {
         return String::new();
     }
-    let mut s = String::from(
-        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age. A reference to the entity itself, or from or to an entity that expires, keeps the statistics' count (given), or without one assumes every parent row has children (default).\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
+    // The legend names the unsized kind only where the table shows it.
+    let unsized_words = if growth.iter().any(|g| g.per_parent == "unsized") {
+        " A reference to an entity the statistics do not size, with no `distinct` of its own, has the size command's default count (unsized): give the parent's `rows` or the column's `distinct`."
+    } else {
+        ""
+    };
+    let mut s = format!(
+        "### Foreign keys over the horizon\n\nA growing entity's foreign key to a parent that grows too has as many values as the parent has rows at the child's age (children per parent constant: the ratio of the growth rates; a `distinct` in the statistics is one moment's count and is not kept fixed). To a parent that does not grow, each parent's children grow with the age. A reference to the entity itself, or from or to an entity that expires, keeps the statistics' count (given), or without one assumes every parent row has children (default).{}\n\n| foreign key | parent | children per parent | distinct values (given) | at |\n|---|---|---|---|---|\n",
+        unsized_words
     );
     for g in growth {
         s.push_str(&format!(
@@ -237,7 +336,8 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
             g.per_text(),
             format_count(g.distinct),
             g.given_distinct.map_or("—".to_string(), format_count),
-            cqlmodel_stats::units::format_duration(g.age)
+            g.age
+                .map_or_else(|| "—".into(), cqlmodel_stats::units::format_duration)
         ));
     }
     s.push('\n');
@@ -245,7 +345,7 @@ pub fn foreign_keys_md(growth: &[ForeignKeyGrowth]) -> String {
     // say each, with its reason, even where no table is keyed by it.
     let assumed: Vec<&ForeignKeyGrowth> = growth
         .iter()
-        .filter(|g| matches!(g.per_parent, "given" | "default"))
+        .filter(|g| matches!(g.per_parent, "given" | "default" | "unsized"))
         .collect();
     for g in &assumed {
         let sentence = g.sentence();

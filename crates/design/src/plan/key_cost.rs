@@ -83,15 +83,22 @@ fn cost_of(
     let table = schema.table(keyspace, &t.name)?;
     let sizes = estimate_table(table, ts, &table_stats.thresholds).sizes;
     let partitions = plan.partitions?;
-    // A read of one row per partition (every key column bound) costs the
-    // same for every key: one row.
-    let one_row = plan.rows_read.is_some_and(|r| r <= partitions as f64);
+    // A read of one row per partition (every key column bound, or a
+    // counter) costs the same for every key: one row. Decided from the
+    // read's shape: a low row estimate is a mean, which a skewed
+    // distribution keeps low while the hottest key reads a page.
+    let one_row = plan.one_row_per_partition;
     let bucket_walk = t
         .partition_key
         .iter()
         .any(|p| matches!(p, KeyPart::Bucket(..)))
         && plan.statements > 1;
     let bound = spec.limit.or(q.page_size());
+    let page = bound.map(|size| Page {
+        size,
+        statements: per_statement_factor(plan, bucket_walk) as u64,
+    });
+    let cap = page.map(|p| p.rows());
     let side = |rows: f64, bytes: f64| {
         let rows = if one_row { 1.0 } else { rows.max(0.0) };
         // A bucket walk stops once the page is full: a key with few rows per
@@ -102,8 +109,7 @@ fn cost_of(
             }
             _ => partitions,
         };
-        let per_statement_cap = bound.map(|b| b as f64 * per_statement_factor(plan, bucket_walk));
-        let read = (rows * parts as f64).min(per_statement_cap.unwrap_or(f64::INFINITY));
+        let read = (rows * parts as f64).min(cap.unwrap_or(f64::INFINITY));
         KeySide {
             rows_per_partition: rows.round(),
             bytes_per_partition: bytes.round(),
@@ -118,7 +124,7 @@ fn cost_of(
     } else {
         1.0
     };
-    let note = note_for(&typical, &hottest, skew, one_row);
+    let note = note_for(&typical, &hottest, skew, one_row, page);
     Some(KeyCost {
         query: plan.name.clone(),
         table: t.name.clone(),
@@ -249,7 +255,38 @@ fn per_statement_factor(plan: &QueryPlan, bucket_walk: bool) -> f64 {
     }
 }
 
-fn note_for(typical: &KeySide, hottest: &KeySide, skew: f64, one_row: bool) -> String {
+/// The LIMIT or page that caps a read, and how many statements it caps
+/// (each statement of a salted or IN read reads up to a page).
+#[derive(Clone, Copy)]
+struct Page {
+    size: u64,
+    statements: u64,
+}
+
+impl Page {
+    fn rows(self) -> f64 {
+        self.size as f64 * self.statements as f64
+    }
+
+    fn text(self) -> String {
+        if self.statements > 1 {
+            format!(
+                "a page of {} in each of its {} statements",
+                self.size, self.statements
+            )
+        } else {
+            format!("a page of {}", self.size)
+        }
+    }
+}
+
+fn note_for(
+    typical: &KeySide,
+    hottest: &KeySide,
+    skew: f64,
+    one_row: bool,
+    page: Option<Page>,
+) -> String {
     if one_row {
         return "one row per partition: every key costs the same".into();
     }
@@ -261,7 +298,25 @@ fn note_for(typical: &KeySide, hottest: &KeySide, skew: f64, one_row: bool) -> S
             hottest.partitions
         );
     }
-    if skew > SKEW_WARNING && hottest.rows_read > typical.rows_read * SKEW_WARNING {
+    // The page, not the partition, bounds what the hottest key reads, while
+    // the typical key's partitions hold less than a page.
+    if let Some(page) = page
+        && skew > SKEW_WARNING
+        && hottest.rows_read >= page.rows()
+        && typical.rows_read < hottest.rows_read
+    {
+        return format!(
+            "the hottest key's partitions are {}× the typical key's ({} against {} rows per partition): {} bounds the read, so the hottest key reads a full page of {} rows where the typical key reads {}; one layout serves both",
+            trim_float(skew.round()),
+            trim_float(hottest.rows_per_partition),
+            trim_float(typical.rows_per_partition),
+            page.text(),
+            trim_float(hottest.rows_read),
+            trim_float(typical.rows_read)
+        );
+    }
+    if skew > SKEW_WARNING && page.is_none() && hottest.rows_read > typical.rows_read * SKEW_WARNING
+    {
         return format!(
             "the hottest key reads {} rows where the typical key reads {}: the read is not bounded by a page; bound it (LIMIT, a narrower range) or give the few hot keys their own table, which is not designed here",
             trim_float(hottest.rows_read),

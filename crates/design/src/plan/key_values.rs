@@ -165,9 +165,15 @@ pub(super) fn generated_key_decisions(
 
 /// The sizing decisions stating the size command's constant default for a
 /// partition-key column nothing counts: no `distinct` in the statistics, not
-/// a generated identifier, not a foreign key to an entity with statistics,
-/// not a type of few values (boolean, tinyint, smallint) and not a time.
-pub(super) fn constant_default_decisions(t: &TableDesign, ts: &TableStats) -> Vec<String> {
+/// a generated identifier, not a type of few values (boolean, tinyint,
+/// smallint) and not a time. A foreign key to an entity the statistics do
+/// not size is said as one (which parent, what to give).
+pub(super) fn constant_default_decisions(
+    model: &Model,
+    stats: &Stats,
+    t: &TableDesign,
+    ts: &TableStats,
+) -> Vec<String> {
     let single_row_key = t.clustering.is_empty();
     let mut said = Vec::new();
     for c in t.columns.iter().filter(|c| c.role == Role::PartitionKey) {
@@ -182,13 +188,22 @@ pub(super) fn constant_default_decisions(t: &TableDesign, ts: &TableStats) -> Ve
         if counted || few_values || single_row_key {
             continue;
         }
-        said.push(format!(
+        let reference = crate::derive::class_of(&t.classes, a)
+            .into_iter()
+            .chain(std::iter::once(a.clone()))
+            .find_map(|x| {
+                let parent = super::fk_growth::unsized_parent(model, stats, &x)?;
+                Some(super::fk_growth::unsized_parent_sentence(
+                    &x.entity, &x.column, parent,
+                ))
+            });
+        said.push(reference.unwrap_or_else(|| format!(
             "sizing: `{}` (`{}.{}`) has no `distinct` in the statistics and nothing else counts its values (not a generated identifier, not a foreign key to an entity with statistics): the size command's default of {} values is assumed; give `distinct` for it",
             c.name,
             a.entity,
             a.column,
             format_count(cqlmodel_stats::DEFAULT_DISTINCT)
-        ));
+        )));
     }
     said
 }

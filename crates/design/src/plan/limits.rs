@@ -12,6 +12,6 @@ pub const SALT_CAP: u32 = 64;
 /// Above this many salt buckets a read's fan-out is worth a warning.
 pub const SALT_FANOUT_WARNING: u32 = 16;
 
-/// The growth horizon when nothing bounds a table: several years, so that a
-/// table that fits in year one does not silently pass the limits later.
-pub const DEFAULT_HORIZON: u64 = 3 * 365 * 86_400;
+/// The growth horizon when nothing bounds a table (its home is the
+/// horizon leaf, which the write paths read too).
+pub use crate::horizon::DEFAULT_HORIZON;

@@ -29,6 +29,7 @@ use serde::Serialize;
 
 use crate::derive::{KeyPart, OffPath, TableDesign, default_name, merge, table_for};
 use crate::error::{DesignError, DesignErrorKind, Source};
+pub use crate::horizon::Horizon;
 use crate::input_notes::InputNote;
 use crate::querylist::{Body, QueryList, QuerySpec, parse_queries};
 use crate::reads::QueryPlan;
@@ -66,38 +67,6 @@ pub struct DesignOptions {
     /// The age (seconds) at which an entity that grows with no retention is
     /// sized, unless its statistics give a `horizon`; `None`: [`DEFAULT_HORIZON`].
     pub horizon: Option<u64>,
-}
-
-/// The horizon a design was sized at, and where it came from.
-#[derive(Debug, Clone, Serialize)]
-pub struct Horizon {
-    pub seconds: u64,
-    /// `default`, or `--horizon` (given by the caller).
-    pub source: &'static str,
-}
-
-impl Horizon {
-    fn of(options: &DesignOptions) -> Self {
-        match options.horizon {
-            Some(seconds) => Self {
-                seconds,
-                source: "--horizon",
-            },
-            None => Self {
-                seconds: DEFAULT_HORIZON,
-                source: "default",
-            },
-        }
-    }
-
-    /// `3y (default)`, as the decisions and the report name it.
-    pub fn text(&self) -> String {
-        format!(
-            "{} ({})",
-            cqlmodel_stats::units::format_duration(self.seconds),
-            self.source
-        )
-    }
 }
 
 /// Everything `design` decides.
@@ -244,7 +213,7 @@ pub fn design_with(
     input: &DesignInput<'_>,
     options: &DesignOptions,
 ) -> Result<Design, DesignError> {
-    let horizon = Horizon::of(options);
+    let horizon = Horizon::of(options.horizon);
     let Inputs {
         mut model,
         mut specs,
@@ -306,6 +275,7 @@ pub fn design_with(
             meaning: &meaning,
             keyspace: input.keyspace,
             entity_stats: entity_stats.as_ref(),
+            horizon: &horizon,
         },
         &prepared,
         &mut Planned {
@@ -591,6 +561,7 @@ struct WriteInput<'a> {
     meaning: &'a crate::meaning::Meaning,
     keyspace: &'a str,
     entity_stats: Option<&'a Stats>,
+    horizon: &'a Horizon,
 }
 
 /// What the stages before the writes planned, which the writes complete.
@@ -639,7 +610,7 @@ fn plan_writes(
             w.meaning,
             tables,
             w.keyspace,
-            w.entity_stats,
+            (w.entity_stats, w.horizon),
             warnings,
         )
     };

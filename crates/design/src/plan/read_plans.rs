@@ -51,6 +51,7 @@ pub(super) fn plan_reads(r: &ReadInput<'_>, off: &mut BTreeMap<String, OffPath>)
                 partitions: None,
                 statements: 0,
                 rows_read: None,
+                one_row_per_partition: false,
                 rate: q.rate,
                 consistency: q.consistency.clone(),
                 page: q.page,

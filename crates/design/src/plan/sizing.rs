@@ -77,7 +77,13 @@ fn foreign_key_decisions(t: &mut TableDesign, growth: &[ForeignKeyGrowth]) {
                 || class
                     .iter()
                     .any(|x| x.entity == g.entity && x.column == g.column);
-            if held && t.grain.contains(&g.entity) && !said.contains(&g.sentence()) {
+            // An unsized parent's reference is said where the constant
+            // default is (key_values::constant_default_decisions).
+            if held
+                && t.grain.contains(&g.entity)
+                && g.per_parent != "unsized"
+                && !said.contains(&g.sentence())
+            {
                 said.push(g.sentence());
             }
         }
@@ -198,7 +204,9 @@ pub(super) fn size_tables(
             model, t, stats, &ts,
         ));
         t.decisions
-            .extend(super::key_values::constant_default_decisions(t, &ts));
+            .extend(super::key_values::constant_default_decisions(
+                model, stats, t, &ts,
+            ));
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
                 "sizing: largest partition {} rows, {} bytes{at}: within the limits",

@@ -5,15 +5,13 @@
 
 use cqlmodel_cql::keywords::quote_ident;
 use cqlmodel_stats::units::format_count;
-use cqlmodel_stats::{
-    DEFAULT_HORIZON, Distribution, Retention, Stats, TableStats, Volume,
-    distribution::zipf_top_share,
-};
+use cqlmodel_stats::{Distribution, Stats, TableStats, Volume, distribution::zipf_top_share};
 
 use super::context::Context;
 use super::statements::plan_table;
 use super::{ReadSource, Step, WriteStatement};
 use crate::derive::{TableDesign, TableKind};
+use crate::horizon::Horizon;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::{Entity, OnDelete};
 
@@ -53,7 +51,7 @@ pub(super) fn cascades(
                         super::cascade_buckets::keyed_by_reference(t, child, &fk.columns)
                     })
                 });
-                let bound = bound(ctx.stats, child, &fk.columns, &parent);
+                let bound = bound((ctx.stats, ctx.horizon), child, &fk.columns, &parent);
                 let touched = ctx.mentions.get(&child.name).map_or(&[][..], Vec::as_slice);
                 let (mut n, mut whole, mut expiring) = (0, Vec::new(), Vec::new());
                 for t in touched.iter().filter_map(|i| ctx.tables.get(*i)) {
@@ -277,7 +275,7 @@ fn partition_delete(
         .iter()
         .map(|p| Some(format!("{} = ?", quote_ident(&t.column_for(p)?.name))))
         .collect::<Option<_>>()?;
-    let reach = super::cascade_buckets::reach(ctx.model, ctx.stats, parent, child, spread);
+    let reach = super::cascade_buckets::reach(ctx, parent, child, spread);
     let (reads_first, reads) = match reach.reads_first {
         Some((text, read)) => (Some(text), vec![read]),
         None => (None, Vec::new()),
@@ -332,11 +330,11 @@ impl Bound {
     }
 }
 
-/// The child's rows (fixed, or grown over its retention or the sizing
+/// The child's rows (fixed, or grown over its retention or the design's
 /// horizon) over the reference's distinct values (given, else the parent's
 /// rows), and the hottest value's share under its distribution.
 pub(crate) fn bound(
-    stats: Option<&Stats>,
+    (stats, horizon): (Option<&Stats>, &Horizon),
     child: &Entity,
     fk: &[String],
     parent: &str,
@@ -345,7 +343,7 @@ pub(crate) fn bound(
     let es = stats
         .tables
         .get(&crate::stats_keys::entity_key(&child.name))?;
-    let (rows, volume) = rows_of(es)?;
+    let (rows, volume) = rows_of(es, horizon)?;
     let column = es.column(fk.first()?);
     let (distinct, whence) = match column.and_then(|c| c.distinct) {
         Some(d) => (
@@ -354,7 +352,7 @@ pub(crate) fn bound(
         ),
         None => {
             let p = stats.tables.get(&crate::stats_keys::entity_key(parent))?;
-            let (d, _) = rows_of(p)?;
+            let (d, _) = rows_of(p, horizon)?;
             (
                 d,
                 format!(
@@ -381,15 +379,14 @@ pub(crate) fn bound(
     })
 }
 
-/// A table's rows as the statistics give them, and how they were counted.
-fn rows_of(es: &TableStats) -> Option<(f64, String)> {
+/// A table's rows as the statistics give them, and how they were counted:
+/// growth over its retention, else the design's one horizon (the age every
+/// table is sized at).
+fn rows_of(es: &TableStats, horizon: &Horizon) -> Option<(f64, String)> {
     match es.volume {
         Volume::Fixed { rows } => Some((rows, format!("{} rows", format_count(rows)))),
         Volume::Growth { rows_per_second } => {
-            let (age, why) = match es.retention {
-                Retention::Seconds(s) => (s, "retention"),
-                _ => (es.horizon.unwrap_or(DEFAULT_HORIZON), "sizing horizon"),
-            };
+            let (age, why) = horizon.age_of(es)?;
             Some((
                 rows_per_second * age as f64,
                 format!(

@@ -4,12 +4,13 @@
 //! the delete path names which buckets can hold them, why no other can, and
 //! how many partition deletes that is at most.
 
+use cqlmodel_stats::BucketUnit;
 use cqlmodel_stats::units::{format_count, format_duration};
-use cqlmodel_stats::{BucketUnit, Retention, Stats};
 
 use super::ReadSource;
+use super::context::Context;
 use crate::derive::{KeyPart, TableDesign};
-use crate::relational::{Attribute, Entity, Model};
+use crate::relational::{Attribute, Entity};
 use crate::select::ColRef;
 
 /// How a table partitioned by a child's reference spreads one parent's
@@ -54,13 +55,7 @@ pub(super) struct Reach {
 }
 
 /// Which (bucket, salt) partitions a cascade deletes for one parent.
-pub(super) fn reach(
-    model: &Model,
-    stats: Option<&Stats>,
-    parent: &str,
-    child: &Entity,
-    spread: Spread<'_>,
-) -> Reach {
+pub(super) fn reach(ctx: &Context<'_>, parent: &str, child: &Entity, spread: Spread<'_>) -> Reach {
     let salts = spread.salt.map(|n| format!(" × every salt value (0..{n})"));
     let Some((column, unit)) = spread.bucket else {
         return Reach {
@@ -70,7 +65,7 @@ pub(super) fn reach(
             reads_first: None,
         };
     };
-    let parent_entity = model.entity(parent);
+    let parent_entity = ctx.model.entity(parent);
     let created = parent_entity.and_then(creation_column);
     let (start, reads_first, age_basis) = match (created, parent_entity) {
         (Some(a), Some(p)) => (
@@ -98,7 +93,7 @@ pub(super) fn reach(
         ),
     };
     let per_salt = spread.salt.unwrap_or(1) as u64;
-    let count = match (age_bound(stats, child), BucketUnit::parse(unit)) {
+    let count = match (age_bound(ctx, child), BucketUnit::parse(unit)) {
         (Some((age, why)), Some(u)) => {
             let buckets = age.div_ceil(u.seconds().max(1)) + 1;
             format!(
@@ -149,13 +144,11 @@ fn creation_column(parent: &Entity) -> Option<&Attribute> {
 }
 
 /// How old a child row can be, from its statistics: its retention, else the
-/// sizing horizon.
-fn age_bound(stats: Option<&Stats>, child: &Entity) -> Option<(u64, &'static str)> {
-    let es = stats?
+/// design's horizon.
+fn age_bound(ctx: &Context<'_>, child: &Entity) -> Option<(u64, String)> {
+    let es = ctx
+        .stats?
         .tables
         .get(&crate::stats_keys::entity_key(&child.name))?;
-    match es.retention {
-        Retention::Seconds(s) => Some((s, "retention")),
-        _ => es.horizon.map(|h| (h, "sizing horizon")),
-    }
+    ctx.horizon.age_of(es)
 }

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use cqlmodel_stats::Stats;
 
 use crate::derive::{KeyPart, TableDesign};
+use crate::horizon::Horizon;
 use crate::meaning::Meaning;
 use crate::querylist::QuerySpec;
 use crate::relational::{Entity, Model};
@@ -19,6 +20,8 @@ pub(super) struct Context<'a> {
     pub(super) tables: &'a [TableDesign],
     pub(super) keyspace: &'a str,
     pub(super) stats: Option<&'a Stats>,
+    /// The design's one horizon: the age growth with no retention reaches.
+    pub(super) horizon: &'a Horizon,
     /// The query list: which attributes each table's reads select.
     pub(super) specs: &'a [QuerySpec],
     /// Per entity, the indexes of the tables that hold any of its attributes
@@ -37,7 +40,7 @@ impl<'a> Context<'a> {
         meaning: &'a Meaning,
         tables: &'a [TableDesign],
         keyspace: &'a str,
-        stats: Option<&'a Stats>,
+        (stats, horizon): (Option<&'a Stats>, &'a Horizon),
         specs: &'a [QuerySpec],
     ) -> Self {
         let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -59,6 +62,7 @@ impl<'a> Context<'a> {
             tables,
             keyspace,
             stats,
+            horizon,
             specs,
             mentions: mentions(tables),
             by_name,

@@ -11,7 +11,7 @@ use super::fan_out::many_rows;
 use super::planned::Planned;
 use super::presence::{
     claims_unique, holds_any, holds_entity, holds_entity_or_bucket, is_key, names_one_row,
-    only_statics,
+    only_statics, own_attributes,
 };
 use super::scope::{Scope, fan_out_text, read_unbound_key, related_reads, value_set};
 use super::{ReadSource, Step, WriteStatement};
@@ -193,7 +193,9 @@ fn move_row(w: &RowWrite<'_, '_>, p: &mut Planned, repeat: Option<String>) {
     } else {
         "a key column changes: read the row's old key and values first; bind the DELETE's timestamp t and the INSERT's t + 1 (at one timestamp a delete wins, so an unchanged key would lose its row), or skip the move when the key is unchanged".into()
     });
-    del.reads = vec![ReadSource::by(&m.entity, &m.key)];
+    // The old row's key and values: every attribute of it this table holds.
+    let old_row = ReadSource::by(&m.entity, &m.key).returning(own_attributes(t, &m.entity));
+    del.reads = vec![old_row.clone()];
     p.statements.push(del);
     let mut ins = w.insert_row(repeat);
     if !w.unique {
@@ -207,7 +209,7 @@ fn move_row(w: &RowWrite<'_, '_>, p: &mut Planned, repeat: Option<String>) {
             .map(|r| format!("; {r}"))
             .unwrap_or_default()
     ));
-    ins.reads.insert(0, ReadSource::by(&m.entity, &m.key));
+    ins.reads.insert(0, old_row);
     p.statements.push(ins);
 }
 

@@ -19,6 +19,7 @@ mod path;
 mod planned;
 mod presence;
 mod ranges;
+mod read_tables;
 mod scope;
 mod statements;
 mod static_alternative;
@@ -94,6 +95,12 @@ pub struct ReadSource {
     pub table: Option<String>,
     /// The columns of `entity` the read binds: the key the write has.
     pub key: Vec<String>,
+    /// The columns of `entity` the read must return (the keys of the tables
+    /// the following statements change); empty when the text says what.
+    /// The table is chosen to hold them, or a second read by primary key
+    /// (its own `ReadSource`) returns the rest.
+    #[serde(skip)]
+    pub columns: Vec<String>,
 }
 
 impl ReadSource {
@@ -104,7 +111,14 @@ impl ReadSource {
             entity: entity.to_string(),
             table: None,
             key: key.to_vec(),
+            columns: Vec::new(),
         }
+    }
+
+    /// The same read, which must return `columns` of `entity`.
+    pub(crate) fn returning(mut self, columns: Vec<String>) -> Self {
+        self.columns = columns;
+        self
     }
 
     /// A read of `entity`'s rows from the named table by `key`.
@@ -232,7 +246,7 @@ pub fn write_paths(
     meaning: &Meaning,
     tables: &[TableDesign],
     keyspace: &str,
-    stats: Option<&Stats>,
+    sizing: (Option<&Stats>, &crate::horizon::Horizon),
     warnings: &mut Vec<String>,
 ) -> Vec<WritePath> {
     let given: Vec<(String, MutationSpec, Option<f64>, Option<String>)> = specs
@@ -251,7 +265,7 @@ pub fn write_paths(
     } else {
         given
     };
-    let ctx = context::Context::new(model, meaning, tables, keyspace, stats, specs);
+    let ctx = context::Context::new(model, meaning, tables, keyspace, sizing, specs);
     list.into_iter()
         .map(|(name, m, rate, cl)| path::plan_path(&ctx, name, m, (rate, cl), inferred, warnings))
         .collect()

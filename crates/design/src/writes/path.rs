@@ -7,7 +7,6 @@ use super::mechanisms::assign_mechanisms;
 use super::presence::pk_is_entity_key;
 use super::statements::plan_table;
 use super::{FANOUT_TAIL_LIMIT, Step, WritePath, WriteStatement, conditions, ranges};
-use crate::derive::TableKind;
 use crate::querylist::{MutationKind, MutationSpec};
 use crate::relational::Model;
 
@@ -74,7 +73,9 @@ pub(super) fn plan_path(
         &mut statements,
         &mut notes,
     );
-    resolve_reads(ctx, &mut statements);
+    for w in super::read_tables::resolve_reads(ctx, &mut statements) {
+        warnings.push(format!("{name}: {w}"));
+    }
     order(ctx, &m, record.as_deref(), &mut statements);
     assign_mechanisms(&mut statements);
     conditions::explain(&mut statements, &m, rate, record.as_deref());
@@ -162,53 +163,6 @@ fn table_statements(
         statements.extend(planned_statements);
     }
     (statements, amplification)
-}
-
-/// Names the designed table of every read its producer left open.
-fn resolve_reads(ctx: &Context<'_>, statements: &mut [WriteStatement]) {
-    for s in statements.iter_mut() {
-        let mut listed = String::new();
-        for r in s.reads.iter_mut().filter(|r| r.table.is_none()) {
-            r.table = read_table(ctx, &r.entity, &r.key);
-            // No table keyed by exactly the key: the one that lists the
-            // rows by it (walking its buckets or salts), named.
-            if r.table.is_none()
-                && let Some(t) = crate::listing::listing_table(
-                    ctx.model,
-                    ctx.mentioning(&r.entity),
-                    &r.entity,
-                    &r.key,
-                )
-            {
-                r.table = Some(t.name.clone());
-                listed.push_str(&crate::listing::listing_text(t, &r.key));
-            }
-        }
-        if !listed.is_empty() {
-            s.reads_first = Some(match s.reads_first.take() {
-                Some(first) => first + &listed,
-                None => listed.trim_start_matches("; ").to_string(),
-            });
-        }
-    }
-}
-
-/// The designed table that finds `entity`'s rows by `key`: a table keyed by
-/// exactly those columns, else the entity's row of record when `key` is its
-/// primary key; `None` when no table finds them.
-fn read_table(ctx: &Context<'_>, entity: &str, key: &[String]) -> Option<String> {
-    let e = ctx.model.entity(entity)?;
-    let keyed = ctx
-        .mentioning(entity)
-        .find(|t| t.kind == TableKind::Table && super::kept::keyed_by(t, entity, key));
-    if let Some(t) = keyed {
-        return Some(t.name.clone());
-    }
-    let by_primary_key =
-        key.len() == e.primary_key.len() && key.iter().all(|k| e.primary_key.contains(k));
-    by_primary_key
-        .then(|| ctx.record_table(entity).map(|t| t.name.clone()))
-        .flatten()
 }
 
 /// The write of record first (the entity's own partition), then the other

@@ -70,12 +70,14 @@ pub(super) fn is_key(c: &TableColumn) -> bool {
 
 /// The key columns an UPDATE or DELETE needs that its WHERE does not bind
 /// (`created_at` of a row the mutation names by `(follower_id, followee_id)`):
-/// the application reads them first, by the mutation's key.
+/// the application reads them first, by the mutation's key. Returns the text
+/// and the entity's columns that read must return.
 pub(super) fn unbound_key(
     t: &TableDesign,
     m: &MutationSpec,
     keys: &[&TableColumn],
-) -> Option<String> {
+) -> Option<(String, Vec<String>)> {
+    let mut own: Vec<String> = Vec::new();
     let missing: Vec<String> = keys
         .iter()
         .filter(|c| match &c.part {
@@ -88,20 +90,46 @@ pub(super) fn unbound_key(
                 let from_fan_out = class
                     .iter()
                     .any(|x| x.entity != m.entity && t.grain.contains(&x.entity));
-                !bound && !from_fan_out
+                let unbound = !bound && !from_fan_out;
+                if unbound
+                    && let Some(x) = class.iter().chain([a]).find(|x| x.entity == m.entity)
+                    && !own.contains(&x.column)
+                {
+                    own.push(x.column.clone());
+                }
+                unbound
             }
             _ => false,
         })
         .map(|c| format!("`{}`", c.name))
         .collect();
     (!missing.is_empty() && !m.key.is_empty()).then(|| {
-        format!(
+        let text = format!(
             "the mutation binds {} only: read {} first, by {}",
             m.key.join(", "),
             missing.join(", "),
             m.key.join(", ")
-        )
+        );
+        (text, own)
     })
+}
+
+/// The attributes of `entity` the table holds (in its key or as values):
+/// what a read of the old row must return to delete and rewrite it.
+pub(super) fn own_attributes(t: &TableDesign, entity: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in &t.columns {
+        let (KeyPart::Attr(a) | KeyPart::Bucket(a, _)) = &c.part else {
+            continue;
+        };
+        let class = crate::derive::class_of(&t.classes, a);
+        if let Some(x) = class.iter().chain([a]).find(|x| x.entity == entity)
+            && !out.contains(&x.column)
+        {
+            out.push(x.column.clone());
+        }
+    }
+    out
 }
 
 /// True when the column holds an attribute of `entity`, or a bucket of one.

@@ -110,9 +110,9 @@ pub(super) fn read_unbound_key(
     m: &MutationSpec,
     keys: &[&TableColumn],
 ) {
-    st.reads_first = unbound_key(t, m, keys);
-    if st.reads_first.is_some() {
-        st.reads = vec![ReadSource::by(&m.entity, &m.key)];
+    if let Some((text, columns)) = unbound_key(t, m, keys) {
+        st.reads_first = Some(text);
+        st.reads = vec![ReadSource::by(&m.entity, &m.key).returning(columns)];
     }
 }
 

@@ -5,8 +5,8 @@
 //! options with their numbers: the write fan-out of the static per bucket
 //! against the one statement it writes, and the partition each read adds.
 
+use cqlmodel_stats::BucketUnit;
 use cqlmodel_stats::units::{format_count, format_duration};
-use cqlmodel_stats::{BucketUnit, Retention};
 
 use super::context::Context;
 use crate::derive::{KeyPart, TableDesign, TableKind};
@@ -132,10 +132,7 @@ fn fan_out(ctx: &Context<'_>, t: &TableDesign) -> (String, (String, Option<f64>)
                 let age = ctx
                     .stats
                     .and_then(|s| s.tables.get(&crate::stats_keys::entity_key(&t.entity)))
-                    .and_then(|es| match es.retention {
-                        Retention::Seconds(s) => Some((s, "retention")),
-                        _ => es.horizon.map(|h| (h, "sizing horizon")),
-                    });
+                    .and_then(|es| ctx.horizon.age_of(es));
                 let bound = match (age, BucketUnit::parse(unit)) {
                     (Some((age, why)), Some(u)) => {
                         let n = age.div_ceil(u.seconds().max(1)) + 1;
