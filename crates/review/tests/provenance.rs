@@ -121,3 +121,102 @@ CREATE TABLE app.orders_by_email (
     );
     assert!(!messages[0].contains("change_email_5"), "{messages:#?}");
 }
+
+#[test]
+fn a_rate_under_one_a_second_reads_with_two_decimals() {
+    let queries = "
+-- @name shelves_in
+SELECT * FROM app.shelves_by_parent WHERE parent_id = ?;
+-- @name move_box @rate 10/min
+UPDATE app.boxes SET parent_id = ? WHERE id = ?;
+";
+    let found: Vec<String> =
+        review_configured(SCHEMA, Some(queries), None, RULE, Config::default())
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == "CQL020")
+            .map(|d| d.message)
+            .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].ends_with("move_box (0.17/s)"), "{found:#?}");
+}
+
+/// `copies-out-of-sync` (CQL026): a playlist's items hold the video's title,
+/// the playlist holds its own; both are `title text` in tables named after
+/// playlists, keyed by `playlist_id`.
+const PLAYLISTS: &str = "
+CREATE KEYSPACE app WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': '3'};
+CREATE TABLE app.playlist_by_id (playlist_id uuid PRIMARY KEY, title text);
+CREATE TABLE app.playlist_items_by_playlist (
+    playlist_id uuid, video_id uuid, title text, PRIMARY KEY (playlist_id, video_id)
+);
+";
+
+const PLAYLIST_QUERIES: &str = "
+-- @name new_playlist @rate 2/s
+INSERT INTO app.playlist_by_id (playlist_id, title) VALUES (?, ?);
+-- @name add_item @rate 20/s
+INSERT INTO app.playlist_items_by_playlist (playlist_id, video_id, title) VALUES (?, ?, ?);
+-- @name retitle_video_in_playlist @rate 1/s
+UPDATE app.playlist_items_by_playlist SET title = ? WHERE playlist_id = ? AND video_id = ?;
+";
+
+fn cql026_messages(config: Config) -> Vec<String> {
+    review_configured(
+        PLAYLISTS,
+        Some(PLAYLIST_QUERIES),
+        None,
+        &["copies-out-of-sync"],
+        config,
+    )
+    .diagnostics
+    .into_iter()
+    .filter(|d| d.code == "CQL026")
+    .map(|d| d.message)
+    .collect()
+}
+
+#[test]
+fn copies_without_provenance_match_by_name_and_type() {
+    let found = cql026_messages(Config::default());
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("the copy in `app.playlist_by_id` keeps the old value"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn another_entitys_attribute_is_not_a_stale_copy() {
+    let found = cql026_messages(config(&[
+        (
+            "app.playlist_by_id",
+            "playlist_id",
+            "playlists",
+            "playlist_id",
+        ),
+        ("app.playlist_by_id", "title", "playlists", "title"),
+        (
+            "app.playlist_items_by_playlist",
+            "playlist_id",
+            "playlists",
+            "playlist_id",
+        ),
+        ("app.playlist_items_by_playlist", "title", "videos", "title"),
+    ]));
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_same_attribute_in_two_tables_is_a_stale_copy() {
+    let found = cql026_messages(config(&[
+        ("app.playlist_by_id", "title", "playlists", "title"),
+        (
+            "app.playlist_items_by_playlist",
+            "title",
+            "playlists",
+            "title",
+        ),
+    ]));
+    assert_eq!(found.len(), 1, "{found:#?}");
+}

@@ -20,6 +20,7 @@ mod salt_search;
 mod sizing;
 mod time_only;
 mod whole_tables;
+mod write_cql;
 mod write_reads;
 
 use std::collections::BTreeMap;
@@ -171,14 +172,13 @@ impl Design {
             s.push_str(";\n\n");
         }
         for w in &self.write_paths {
-            for (i, st) in w.statements.iter().enumerate() {
-                let name = if w.statements.len() == 1 {
-                    w.name.clone()
-                } else {
-                    format!("{}_{}", w.name, i + 1)
-                };
-                let rate = hybrid::statement_rate(&self.per_key, st).unwrap_or(w.rate);
-                s.push_str(&annotation(&name, rate, w.consistency.as_deref(), None));
+            for st in write_cql::write_path_cql(w, &self.per_key) {
+                s.push_str(&annotation(
+                    &st.name,
+                    st.rate,
+                    st.consistency.as_deref(),
+                    None,
+                ));
                 s.push_str(&st.cql);
                 s.push_str(";\n\n");
             }

@@ -116,7 +116,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
 /// Tables other than `source`, in its keyspace and written by the list, that
 /// hold `source`'s whole partition key and `column` (outside their own key).
 fn copies<'t>(
-    index: &QueryIndex<'_>,
+    cx: &Context<'_>,
     families: &Families<'t>,
     source: &Table,
     column: &str,
@@ -130,14 +130,34 @@ fn copies<'t>(
         .filter(|t| {
             t.keyspace == source.keyspace
                 && t.name != source.name
-                && source
-                    .partition_key()
-                    .all(|k| t.column(&k.name).is_some_and(|c| c.ty == k.ty))
-                && t.column(column)
-                    .is_some_and(|c| c.ty == attr.ty && !c.is_primary_key())
-                && !index.writes_to(&t.qualified_name()).is_empty()
+                && source.partition_key().all(|k| {
+                    t.column(&k.name)
+                        .is_some_and(|c| c.ty == k.ty && same_attribute(cx, source, t, &k.name))
+                })
+                && t.column(column).is_some_and(|c| {
+                    c.ty == attr.ty && !c.is_primary_key() && same_attribute(cx, source, t, column)
+                })
+                && !cx.index.writes_to(&t.qualified_name()).is_empty()
         })
         .collect()
+}
+
+/// Whether `column` of `a` and of `b` can hold the same attribute: by name
+/// and type (the caller's test) unless the producer of the CQL said which
+/// attribute each holds (`Config::provenance`); then only the same one
+/// (`playlist_items_by_playlist.title` holds a video's title, not the
+/// playlist's title that `playlist_by_id.title` holds).
+fn same_attribute(cx: &Context<'_>, a: &Table, b: &Table, column: &str) -> bool {
+    let Some(p) = cx.config.provenance.as_ref() else {
+        return true;
+    };
+    match (
+        p.attribute(&a.qualified_name(), column),
+        p.attribute(&b.qualified_name(), column),
+    ) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    }
 }
 
 fn same_batch(q: &Query, table: &str) -> bool {
@@ -164,7 +184,7 @@ fn stale_copies(
         if source.column(&u.column).is_none_or(|c| c.is_primary_key()) {
             continue;
         }
-        for copy in copies(index, families, source, &u.column) {
+        for copy in copies(cx, families, source, &u.column) {
             let copy_name = copy.qualified_name();
             let kept = index.updates_of(&copy_name, &u.column).next().is_some()
                 || same_batch(u.query, &copy_name);
@@ -249,7 +269,9 @@ fn separate_inserts(
             for copy in family(families, source).iter().filter(|t| {
                 is_entity(t)
                     && t.name != source.name
-                    && source.partition_key().all(|k| t.column(&k.name).is_some())
+                    && source.partition_key().all(|k| {
+                        t.column(&k.name).is_some() && same_attribute(cx, source, t, &k.name)
+                    })
                     && key_names(t) != key_names(source)
             }) {
                 let copy_name = copy.qualified_name();
@@ -272,6 +294,7 @@ fn separate_inserts(
                         .filter(|c| {
                             c_cols.contains(c)
                                 && source.column(c).is_some_and(|col| !col.is_primary_key())
+                                && same_attribute(cx, source, copy, c)
                         })
                         .collect();
                     if shared.is_empty() {

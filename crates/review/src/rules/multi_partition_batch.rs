@@ -30,7 +30,9 @@ declare_rule! {
     /// A batch whose statements all name the same partition key value of one
     /// keyspace is one mutation, whatever the tables: it is not reported. When a
     /// key is an anonymous `?` the partition count is unknown; the rule then
-    /// decides by the number of statements and tables, and says it is a heuristic.
+    /// decides by the number of statements and tables. A batch whose statements
+    /// each name one partition of their table is across at most one partition
+    /// per statement, and says so; otherwise the finding says it is a heuristic.
     ///
     /// ## Evidence
     /// The query list: the batches, their partition keys and literal values. With
@@ -116,20 +118,22 @@ struct BatchWrite<'a> {
     statement: &'a Statement,
     table: Option<String>,
     key: Option<Vec<Term>>,
+    /// It names one partition of its table (its key may be an anonymous `?`).
+    one_partition: bool,
 }
 
 impl<'a> BatchWrite<'a> {
     fn new(cx: &Context<'_>, q: &Query, statement: &'a Statement) -> Self {
         let table = statement_table(q, statement);
-        let key = table
+        let schema_table = table
             .as_deref()
             .and_then(|t| t.split_once('.'))
-            .and_then(|(ks, t)| cx.schema.table(ks, t))
-            .and_then(|t| partition_key_of(t, statement));
+            .and_then(|(ks, t)| cx.schema.table(ks, t));
         Self {
             statement,
+            key: schema_table.and_then(|t| partition_key_of(t, statement)),
+            one_partition: schema_table.is_some_and(|t| key_terms(t, statement).is_some()),
             table,
-            key,
         }
     }
 
@@ -144,6 +148,16 @@ impl<'a> BatchWrite<'a> {
 /// The partition key values a single-partition write names, when they are all
 /// literals or named markers (an anonymous `?` or an IN makes it unknown).
 fn partition_key_of(table: &Table, statement: &Statement) -> Option<Vec<Term>> {
+    key_terms(table, statement).filter(|key| {
+        !key.iter()
+            .any(|v| matches!(v.kind, TermKind::BindMarker(BindMarker::Anonymous)))
+    })
+}
+
+/// The term each partition key column is given by equality (or in an
+/// INSERT's values): the write names one partition of its table, whether or
+/// not the values are known. `None` for an IN, a JSON insert or a missing column.
+fn key_terms(table: &Table, statement: &Statement) -> Option<Vec<Term>> {
     let mut key = Vec::new();
     for pk in table.partition_key() {
         let value = match &statement.kind {
@@ -159,9 +173,6 @@ fn partition_key_of(table: &Table, statement: &Statement) -> Option<Vec<Term>> {
             StatementKind::Delete(s) => eq_value(&s.where_clause, &pk.name),
             _ => None,
         }?;
-        if matches!(value.kind, TermKind::BindMarker(BindMarker::Anonymous)) {
-            return None;
-        }
         key.push(value);
     }
     Some(key)
@@ -200,6 +211,10 @@ struct Shape {
     bulk: Option<(String, usize)>,
     /// Partitions written: the access path's count when known.
     partitions: Option<u64>,
+    /// When the count is not known but every statement names one partition
+    /// of its table: at most one partition per statement (fewer when two
+    /// share a key value and a keyspace: one mutation).
+    at_most: Option<u64>,
 }
 
 impl Shape {
@@ -226,11 +241,14 @@ impl Shape {
             })
             .max_by_key(|(_, n)| *n)
             .cloned();
+        let at_most = (partitions.is_none() && writes.iter().all(|w| w.one_partition))
+            .then_some(writes.len() as u64);
         Self {
             statements: writes.len(),
             per_table,
             bulk,
             partitions,
+            at_most,
         }
     }
 
@@ -243,9 +261,10 @@ impl Shape {
     }
 
     fn across(&self) -> String {
-        match self.partitions {
-            Some(p) => format!("{p} partitions"),
-            None => "an unknown number of partitions".to_string(),
+        match (self.partitions, self.at_most) {
+            (Some(p), _) => format!("{p} partitions"),
+            (None, Some(n)) => format!("at most {n} partitions (one per statement)"),
+            (None, None) => "an unknown number of partitions".to_string(),
         }
     }
 }
@@ -327,7 +346,9 @@ fn judge(
     if kind == BatchKind::Counter {
         f = f.note("counter updates are not idempotent: a timed-out counter batch that is retried may count twice");
     }
-    if shape.partitions.is_none() {
+    // A bulk-loading verdict rests on keys it cannot see (three `?` keys
+    // may be one partition), so it stays a heuristic even with `at_most`.
+    if shape.partitions.is_none() && (shape.at_most.is_none() || shape.bulk.is_some()) {
         f = f.note("heuristic: partition keys bound by anonymous `?` markers, so the partition count is unknown; judged by statement and table counts");
     }
     if severity == Severity::Info {

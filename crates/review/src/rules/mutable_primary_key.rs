@@ -8,6 +8,7 @@ use super::column_roles::{
     high_cardinality_by_heuristic, named_like_mutable_attribute, native, unique_like,
 };
 use super::key_facts::{column_site, statement_table, statements_of};
+use super::query_facts::format_rate;
 use super::table_cql::{TableSketch, derived_table_name};
 use crate::context::Context;
 use crate::declare_rule;
@@ -96,7 +97,7 @@ fn check(cx: &Context<'_>, out: &mut Findings) {
                 let who: Vec<String> = setters
                     .iter()
                     .map(|q| match q.rate {
-                        Some(r) => format!("{} ({r}/s)", q.name),
+                        Some(r) => format!("{} ({})", q.name, format_rate(r)),
                         None => q.name.clone(),
                     })
                     .collect();
