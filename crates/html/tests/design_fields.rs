@@ -153,3 +153,37 @@ fn a_tables_purpose_is_a_field_in_words() {
         "purpose fell to a generic field list"
     );
 }
+
+#[test]
+fn every_foreign_key_kind_has_its_legend_line() {
+    // `default` and `unsized` (a parent the statistics do not size, a child
+    // of fixed size: no age) had no line in the legend, so a reader saw the
+    // word with nothing saying what it assumes.
+    let mut json = fixture();
+    let extra: Value = serde_json::json!([
+        {"entity": "stops", "column": "depot_id", "parent": "depots", "per_parent": "default",
+         "given_distinct": null, "distinct": 5000.0, "children_per_parent": 25.2, "age": 63072000},
+        {"entity": "drivers", "column": "region_id", "parent": "regions", "per_parent": "unsized",
+         "given_distinct": null, "distinct": 1000.0, "children_per_parent": 3.0, "age": null}
+    ]);
+    let growth = json["foreign_key_growth"].as_array_mut().expect("a list");
+    growth.extend(extra.as_array().expect("a list").iter().cloned());
+    let html = render(Page::Design, &json, &Sources::new());
+    let sizing = section(&html, "sizing");
+    assert!(
+        sizing.contains("<strong>default</strong>: as for given, but the statistics give no"),
+        "{sizing}"
+    );
+    assert!(
+        sizing.contains(
+            "<strong>unsized</strong>: the statistics size neither the parent nor the column"
+        ),
+        "{sizing}"
+    );
+    // The fixed-size child has no age.
+    assert!(sizing.contains(">3 (unsized)<"), "{sizing}");
+    assert!(
+        sizing.contains("<code>drivers.region_id</code>"),
+        "{sizing}"
+    );
+}

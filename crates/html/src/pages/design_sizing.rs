@@ -65,6 +65,14 @@ const PER_PARENT_MEANINGS: &[(&str, &str)] = &[
         "given",
         "a reference to the entity itself, or one side expires: the statistics' count is kept",
     ),
+    (
+        "default",
+        "as for given, but the statistics give no `distinct` for the column: every parent row is assumed to have children (the parent's rows at its horizon)",
+    ),
+    (
+        "unsized",
+        "the statistics size neither the parent nor the column: the size command's default count is assumed (give `rows` for the parent or `distinct` for the column)",
+    ),
 ];
 
 fn foreign_keys(m: &mut Markup, growth: &[Value]) {
