@@ -306,7 +306,7 @@ fn note_for(
         && typical.rows_read < hottest.rows_read
     {
         return format!(
-            "the hottest key's partitions are {}× the typical key's ({} against {} rows per partition): {} bounds the read, so the hottest key reads a full page of {} rows where the typical key reads {}; one layout serves both",
+            "the hottest key's partitions are {}× the typical key's (rows per partition: {} against {}): {} bounds the read, so the hottest key reads a full page of {} rows where the typical key reads {}; one layout serves both",
             trim_float(skew.round()),
             trim_float(hottest.rows_per_partition),
             trim_float(typical.rows_per_partition),
