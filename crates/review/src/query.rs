@@ -151,19 +151,76 @@ pub fn load_queries(
     let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
     // Annotations of a statement that did not parse stay with it.
     let annotations = annotations_for(&parsed.statement_comments(), &spans);
-    let mut session = keyspace.map(str::to_string);
-    let mut queries = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut ordinal = first_ordinal;
-    // Names seen so far: a set, since a list of 50,000 queries makes a linear
-    // search per query quadratic.
-    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let levels = session_levels(&parsed.errors);
-    for (stmt, ann) in parsed.statements.iter().zip(annotations) {
+    let mut reader = QueryReader::new(schema, file, keyspace, first_ordinal);
+    let queries: Vec<Query> = parsed
+        .statements
+        .iter()
+        .zip(annotations)
+        .filter_map(|(stmt, ann)| reader.read(stmt.clone(), ann, &parsed.errors))
+        .collect();
+    (queries, reader.finish())
+}
+
+/// Reads a query list one statement at a time, in source order, as
+/// [`load_queries`] reads a whole parsed file: a list of 300,000 statements
+/// is read with one syntax tree in memory (with
+/// `cqlmodel_cql::parse_each_commented`). Keeps each query's name and
+/// annotations for the checks across the list ([`QueryReader::finish`]).
+pub struct QueryReader<'s> {
+    schema: &'s Schema,
+    file: usize,
+    /// The session keyspace: the last `USE`, else the one given.
+    session: Option<String>,
+    ordinal: usize,
+    /// Names seen so far: a set, since a list of 50,000 queries makes a
+    /// linear search per query quadratic.
+    names: std::collections::HashSet<String>,
+    /// The cqlsh consistency lines seen so far, and how many parse errors
+    /// were looked at for them.
+    levels: Vec<SessionLevel>,
+    errors_seen: usize,
+    /// Each query read, as the checks across the list need it.
+    annotated: Vec<(String, Span, Annotations)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'s> QueryReader<'s> {
+    /// A reader of the query list `file`; `keyspace`: the session keyspace
+    /// before any `USE`; the first query is numbered `first_ordinal`.
+    pub fn new(
+        schema: &'s Schema,
+        file: usize,
+        keyspace: Option<&str>,
+        first_ordinal: usize,
+    ) -> Self {
+        QueryReader {
+            schema,
+            file,
+            session: keyspace.map(str::to_string),
+            ordinal: first_ordinal,
+            names: std::collections::HashSet::new(),
+            levels: Vec::new(),
+            errors_seen: 0,
+            annotated: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Reads the next statement, annotated with `ann`; `errors`: the parse
+    /// errors so far (the cqlsh `CONSISTENCY` lines among them apply). The
+    /// query, or None for a statement the list skips (with a diagnostic) or
+    /// a `USE`.
+    pub fn read(
+        &mut self,
+        stmt: Statement,
+        ann: Annotations,
+        errors: &[cqlmodel_cql::ParseError],
+    ) -> Option<Query> {
+        let file = self.file;
         match &stmt.kind {
             StatementKind::Use(ks) => {
-                session = Some(ks.value.clone());
-                continue;
+                self.session = Some(ks.value.clone());
+                return None;
             }
             StatementKind::Select(_)
             | StatementKind::Insert(_)
@@ -171,33 +228,37 @@ pub fn load_queries(
             | StatementKind::Delete(_)
             | StatementKind::Batch(_) => {}
             _ => {
-                diagnostics.push(skipped(
+                self.diagnostics.push(skipped(
                     Diagnostic::warning(
                         "not-a-query",
                         "only SELECT, INSERT, UPDATE, DELETE and BATCH belong in a query list",
                     ),
                     file,
-                    stmt,
+                    &stmt,
                 ));
-                continue;
+                return None;
             }
         }
+        let new_errors = errors.get(self.errors_seen..).unwrap_or_default();
+        self.levels.extend(session_levels(new_errors));
+        self.errors_seen = self.errors_seen.max(errors.len());
         let annotation_error = |message: String| {
             Diagnostic::error("annotation", message)
                 .with_file(file)
                 .with_primary(stmt.span.range(), "annotated statement")
         };
-        let settings = read_settings(&ann, &levels, stmt.span.start, &mut |message| {
+        let diagnostics = &mut self.diagnostics;
+        let settings = read_settings(&ann, &self.levels, stmt.span.start, &mut |message| {
             diagnostics.push(annotation_error(message));
         });
         let name = match ann.name() {
             Some(n) => n.to_string(),
-            None => format!("Q{ordinal}"),
+            None => format!("Q{}", self.ordinal),
         };
-        if !names.insert(name.clone()) {
+        if !self.names.insert(name.clone()) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
-        let path = analyze(schema, stmt, session.as_deref());
+        let path = analyze(self.schema, &stmt, self.session.as_deref());
         // DSE Search's `solr_query` pseudo-column is DataStax Enterprise, not Apache
         // Cassandra: the statement is skipped with an info, not judged.
         if path
@@ -211,14 +272,15 @@ pub fn load_queries(
                     "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped",
                 ),
                 file,
-                stmt,
+                &stmt,
             ));
-            continue;
+            return None;
         }
-        queries.push(Query {
-            ordinal,
+        self.annotated.push((name.clone(), stmt.span, ann.clone()));
+        let query = Query {
+            ordinal: self.ordinal,
             name,
-            statement: stmt.clone(),
+            statement: stmt,
             file,
             annotations: ann,
             rate: settings.rate,
@@ -228,25 +290,33 @@ pub fn load_queries(
             serial_source: settings.serial_source,
             page_size: settings.page_size,
             path,
-        });
-        ordinal += 1;
+        };
+        self.ordinal += 1;
+        Some(query)
     }
-    diagnostics.extend(check_query_annotations(&queries));
-    (queries, diagnostics)
-}
 
-/// The checks across the annotations of all the queries of the list.
-fn check_query_annotations(queries: &[Query]) -> Vec<Diagnostic> {
-    let annotated: Vec<Annotated<'_>> = queries
-        .iter()
-        .map(|q| Annotated {
-            name: &q.name,
-            file: q.file,
-            span: q.statement.span,
-            annotations: &q.annotations,
-        })
-        .collect();
-    check_annotations(&annotated)
+    /// The diagnostics of the statements read so far, taken (in order).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// The diagnostics not yet taken, then the checks across the
+    /// annotations of all the queries read.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        let annotated: Vec<Annotated<'_>> = self
+            .annotated
+            .iter()
+            .map(|(name, span, annotations)| Annotated {
+                name,
+                file: self.file,
+                span: *span,
+                annotations,
+            })
+            .collect();
+        let across = check_annotations(&annotated);
+        self.diagnostics.extend(across);
+        self.diagnostics
+    }
 }
 
 /// `diagnostic` placed on a statement the query list skips.
