@@ -156,7 +156,12 @@ pub fn explain(
         .map(|f| f.text.clone())
         .unwrap_or_default();
     let parsed = cqlmodel_cql::parse(&text);
-    input_errors.extend(query_file_diagnostics(&parsed, &text, query_file));
+    input_errors.extend(query_file_diagnostics(
+        parsed.statements.len(),
+        &parsed.errors,
+        &text,
+        query_file,
+    ));
 
     // A schema in another language (nodetool output, SQL, Python) is the one
     // thing to say: explaining the queries against no schema would only add

@@ -10,7 +10,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
 use cqlmodel_cli::html_out::{PageTarget, run_with_html};
 use cqlmodel_cli::outcome;
-use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
+use cqlmodel_cli::output::{Model, emit, emit_streamed, stdout_failed, write_stderr};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
 use cqlmodel_diagnostics::{
@@ -345,6 +345,16 @@ fn run_review(cli: &ReviewCommand, run: &RunSettings) -> u8 {
             .map(PathBuf::as_path),
     );
     let json = run.json;
+    if !run.target.wanted() {
+        // No page: the report goes to stdout as it is rendered.
+        let args = args(json);
+        return match review_cmd::review_run(&args, &mut Model::unwanted()) {
+            Ok(reviewed) => emit_streamed(&reviewed.stderr(&args), reviewed.code(), |out| {
+                reviewed.write_stdout(&args, out)
+            }),
+            Err(out) => emit_output(out),
+        };
+    }
     let review = |model: &mut _| review_cmd::run_once(&args(json), model);
     emit_output(run_with_html(run.target, &inputs, json, review))
 }

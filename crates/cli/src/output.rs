@@ -39,6 +39,31 @@ pub fn emit(stdout: &str, stderr: &str, code: u8) -> u8 {
     }
 }
 
+/// [`emit`] for a command whose stdout is written piece by piece by `write`
+/// (a report of 100,000 findings is not held whole in memory): the same exit
+/// codes and the same `--quiet` rule, stderr after stdout. A write error
+/// stops `write` (a closed pipe: the reader has what it wants).
+pub fn emit_streamed(
+    stderr: &str,
+    code: u8,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> u8 {
+    if quiet() && code != 2 {
+        return code;
+    }
+    // Pieces are small (one finding each): buffered, they go out in large writes.
+    let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
+    let written = write(&mut out).and_then(|()| out.flush());
+    write_stderr(stderr);
+    match written {
+        Ok(()) => code,
+        Err(e) => stdout_failed(&e),
+    }
+}
+
+/// Bytes of stdout held before a write, in [`emit_streamed`].
+const STREAM_BUFFER: usize = 64 << 10;
+
 /// Writes `bytes` to stdout and flushes.
 pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();
