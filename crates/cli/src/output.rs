@@ -61,6 +61,47 @@ pub fn emit_streamed(
     }
 }
 
+/// What a command that streams its stdout ([`emit_streaming`]) hands back
+/// once it is written.
+pub struct Streamed {
+    /// The first error writing stdout, if any.
+    pub written: io::Result<()>,
+    pub stderr: String,
+    pub code: u8,
+}
+
+impl Streamed {
+    /// A run that stopped on an input error before writing anything: the
+    /// message on stderr, exit 2.
+    pub fn failed(stderr: String) -> Self {
+        Streamed {
+            written: Ok(()),
+            stderr,
+            code: 2,
+        }
+    }
+}
+
+/// [`emit_streamed`] for a command that knows its exit code only once its
+/// stdout is written (`explain` decides it from all its statements): with
+/// `--quiet`, stdout is held in memory until the code says whether it is
+/// printed.
+pub fn emit_streaming(write: impl FnOnce(&mut dyn Write) -> Streamed) -> u8 {
+    if quiet() {
+        let mut held = Vec::new();
+        let run = write(&mut held);
+        return emit(&String::from_utf8_lossy(&held), &run.stderr, run.code);
+    }
+    let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
+    let run = write(&mut out);
+    let written = run.written.and_then(|()| out.flush());
+    write_stderr(&run.stderr);
+    match written {
+        Ok(()) => run.code,
+        Err(e) => stdout_failed(&e),
+    }
+}
+
 /// Bytes of stdout held before a write, in [`emit_streamed`].
 const STREAM_BUFFER: usize = 64 << 10;
 
