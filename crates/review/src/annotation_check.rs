@@ -25,30 +25,27 @@ pub const PATHS: &[&str] = &[
 ];
 
 /// One annotated statement of a query list, as the check needs it (the
-/// query list's loader builds these from its queries).
+/// query list's reader builds these as it reads).
 pub struct Annotated<'a> {
-    pub name: &'a str,
     pub file: usize,
     pub span: Span,
     pub annotations: &'a Annotations,
 }
 
-/// Warnings for the annotations of `queries` that mean nothing to the review.
-pub fn check_annotations(queries: &[Annotated<'_>]) -> Vec<Diagnostic> {
+/// The warnings of one statement's annotations that no other query bears
+/// on: unknown keys, an unknown `@path`. `@after` waits for the whole list
+/// ([`after_warning`]).
+pub fn own_warnings(q: &Annotated<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let names: std::collections::HashSet<&str> = queries.iter().map(|q| q.name).collect();
-    for q in queries {
-        let warn = |message: String| {
-            Diagnostic::warning("annotation", message)
-                .with_file(q.file)
-                .with_primary(q.span.range(), "annotated statement")
-        };
-        for (key, _) in &q.annotations.pairs {
-            // `@word` in prose (`` `-- @name` ``, `@2x`) is not meant as a key.
-            let key_like = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if key_like && !QUERY_KEYS.contains(&key.as_str()) {
-                out.push(warn(format!(
+    for (key, _) in &q.annotations.pairs {
+        // `@word` in prose (`` `-- @name` ``, `@2x`) is not meant as a key.
+        let key_like = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if key_like && !QUERY_KEYS.contains(&key.as_str()) {
+            out.push(warning(
+                q.file,
+                q.span,
+                format!(
                     "unknown annotation `@{key}`{}: ignored (known: {})",
                     suggestion(key, QUERY_KEYS, "@"),
                     QUERY_KEYS
@@ -56,30 +53,98 @@ pub fn check_annotations(queries: &[Annotated<'_>]) -> Vec<Diagnostic> {
                         .map(|k| format!("@{k}"))
                         .collect::<Vec<_>>()
                         .join(", ")
-                )));
-            }
+                ),
+            ));
         }
-        if let Some(path) = q.annotations.get("path") {
-            let lower = path.to_ascii_lowercase();
-            if !lower.is_empty() && !PATHS.contains(&lower.as_str()) {
-                out.push(warn(format!(
+    }
+    if let Some(path) = q.annotations.get("path") {
+        let lower = path.to_ascii_lowercase();
+        if !lower.is_empty() && !PATHS.contains(&lower.as_str()) {
+            out.push(warning(
+                q.file,
+                q.span,
+                format!(
                     "unknown @path `{path}`{}: the query is reviewed as an application path (expected one of {})",
                     suggestion(&lower, PATHS, ""),
                     PATHS.join(", ")
-                )));
-            }
-        }
-        if let Some(after) = q.annotations.get("after")
-            && !names.contains(after)
-        {
-            let known: Vec<&str> = queries.iter().map(|o| o.name).collect();
-            out.push(warn(format!(
-                "@after names `{after}`, but no query has that name{}: ignored",
-                suggestion(after, &known, "")
-            )));
+                ),
+            ));
         }
     }
     out
+}
+
+/// The warning for `@after NAME` on the statement at `span` of `file` when no
+/// query of the list is named NAME.
+pub fn after_warning(
+    file: usize,
+    span: Span,
+    after: &str,
+    names: &QueryNames,
+) -> Option<Diagnostic> {
+    if names.is_query(after) {
+        return None;
+    }
+    Some(warning(
+        file,
+        span,
+        format!(
+            "@after names `{after}`, but no query has that name{}: ignored",
+            names.suggestion(after)
+        ),
+    ))
+}
+
+fn warning(file: usize, span: Span, message: String) -> Diagnostic {
+    Diagnostic::warning("annotation", message)
+        .with_file(file)
+        .with_primary(span.range(), "annotated statement")
+}
+
+/// The names of a query list, each with the number of the first query
+/// (among those the list keeps) that bears it: one entry a name, so a list
+/// of 300,000 queries keeps 300,000 short strings, not their annotations.
+#[derive(Debug, Default)]
+pub struct QueryNames {
+    /// `None`: only statements the list skipped bear the name so far.
+    first: std::collections::HashMap<String, Option<usize>>,
+}
+
+impl QueryNames {
+    /// Records that a statement is named `name`; false when one already was.
+    pub fn insert(&mut self, name: &str) -> bool {
+        if self.first.contains_key(name) {
+            return false;
+        }
+        self.first.insert(name.to_string(), None);
+        true
+    }
+
+    /// Records that query number `ordinal` of the list, kept, is named `name`.
+    pub fn kept(&mut self, name: &str, ordinal: usize) {
+        if let Some(first) = self.first.get_mut(name) {
+            first.get_or_insert(ordinal);
+        } else {
+            self.first.insert(name.to_string(), Some(ordinal));
+        }
+    }
+
+    /// Whether a query the list kept is named `name`.
+    pub fn is_query(&self, name: &str) -> bool {
+        self.first.get(name).is_some_and(Option::is_some)
+    }
+
+    /// ` (did you mean `X`?)` for the closest name of a kept query within two
+    /// edits, the first in list order among equally close ones.
+    fn suggestion(&self, word: &str) -> String {
+        self.first
+            .iter()
+            .filter_map(|(name, first)| Some((edit_distance(word, name), (*first)?, name)))
+            .filter(|(d, _, _)| *d <= 2)
+            .min_by_key(|(d, first, _)| (*d, *first))
+            .map(|(_, _, name)| format!(" (did you mean `{name}`?)"))
+            .unwrap_or_default()
+    }
 }
 
 /// ` (did you mean `X`?)` for the closest of `known` within two edits.

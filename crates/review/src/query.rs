@@ -7,7 +7,7 @@ use cqlmodel_diagnostics::Diagnostic;
 use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessPath, analyze};
 
-use crate::annotation_check::{Annotated, check_annotations};
+use crate::annotation_check::{Annotated, QueryNames, after_warning, own_warnings};
 use crate::annotations::{Annotations, annotations_for};
 
 /// Consistency levels a query may be annotated with.
@@ -164,23 +164,25 @@ pub fn load_queries(
 /// Reads a query list one statement at a time, in source order, as
 /// [`load_queries`] reads a whole parsed file: a list of 300,000 statements
 /// is read with one syntax tree in memory (with
-/// `cqlmodel_cql::parse_each_commented`). Keeps each query's name and
-/// annotations for the checks across the list ([`QueryReader::finish`]).
+/// `cqlmodel_cql::parse_each_commented`). Keeps each query's name, and the
+/// annotation warnings and `@after`s, for the checks across the list
+/// ([`QueryReader::finish`]); not the annotations of every query.
 pub struct QueryReader<'s> {
     schema: &'s Schema,
     file: usize,
     /// The session keyspace: the last `USE`, else the one given.
     session: Option<String>,
     ordinal: usize,
-    /// Names seen so far: a set, since a list of 50,000 queries makes a
+    /// Names seen so far: hashed, since a list of 50,000 queries makes a
     /// linear search per query quadratic.
-    names: std::collections::HashSet<String>,
+    names: QueryNames,
     /// The cqlsh consistency lines seen so far, and how many parse errors
     /// were looked at for them.
     levels: Vec<SessionLevel>,
     errors_seen: usize,
-    /// Each query read, as the checks across the list need it.
-    annotated: Vec<(String, Span, Annotations)>,
+    /// The annotation warnings of the queries read, and the `@after`s to
+    /// check once every name is known, in list order.
+    pending: Vec<Pending>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -198,10 +200,10 @@ impl<'s> QueryReader<'s> {
             file,
             session: keyspace.map(str::to_string),
             ordinal: first_ordinal,
-            names: std::collections::HashSet::new(),
+            names: QueryNames::default(),
             levels: Vec::new(),
             errors_seen: 0,
-            annotated: Vec::new(),
+            pending: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -255,7 +257,7 @@ impl<'s> QueryReader<'s> {
             Some(n) => n.to_string(),
             None => format!("Q{}", self.ordinal),
         };
-        if !self.names.insert(name.clone()) {
+        if !self.names.insert(&name) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
         let path = analyze(self.schema, &stmt, self.session.as_deref());
@@ -276,7 +278,8 @@ impl<'s> QueryReader<'s> {
             ));
             return None;
         }
-        self.annotated.push((name.clone(), stmt.span, ann.clone()));
+        self.names.kept(&name, self.ordinal);
+        self.hold_annotation_checks(stmt.span, &ann);
         let query = Query {
             ordinal: self.ordinal,
             name,
@@ -295,28 +298,42 @@ impl<'s> QueryReader<'s> {
         Some(query)
     }
 
-    /// The diagnostics of the statements read so far, taken (in order).
-    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
-        std::mem::take(&mut self.diagnostics)
+    /// Keeps the annotation warnings of the query at `span` and its
+    /// `@after`, if any: most queries have neither, and keep nothing.
+    fn hold_annotation_checks(&mut self, span: Span, ann: &Annotations) {
+        let own = own_warnings(&Annotated {
+            file: self.file,
+            span,
+            annotations: ann,
+        });
+        let after = ann.get("after").map(str::to_string);
+        if !own.is_empty() || after.is_some() {
+            self.pending.push(Pending { span, own, after });
+        }
     }
 
-    /// The diagnostics not yet taken, then the checks across the
-    /// annotations of all the queries read.
+    /// The diagnostics of the statements read, then the checks across the
+    /// annotations of all the queries read (each query's in list order).
     pub fn finish(mut self) -> Vec<Diagnostic> {
-        let annotated: Vec<Annotated<'_>> = self
-            .annotated
-            .iter()
-            .map(|(name, span, annotations)| Annotated {
-                name,
-                file: self.file,
-                span: *span,
-                annotations,
-            })
-            .collect();
-        let across = check_annotations(&annotated);
-        self.diagnostics.extend(across);
+        for p in self.pending {
+            self.diagnostics.extend(p.own);
+            if let Some(after) = p.after {
+                let warning = after_warning(self.file, p.span, &after, &self.names);
+                self.diagnostics.extend(warning);
+            }
+        }
         self.diagnostics
     }
+}
+
+/// The annotation checks of one query, held by [`QueryReader`] until the
+/// whole list is read.
+struct Pending {
+    span: Span,
+    /// The warnings on its own annotations.
+    own: Vec<Diagnostic>,
+    /// `@after NAME`, checked against the whole list.
+    after: Option<String>,
 }
 
 /// `diagnostic` placed on a statement the query list skips.
@@ -478,6 +495,53 @@ mod tests {
                 (Some("LOCAL_QUORUM"), Some("LOCAL_SERIAL")),
                 (Some("ONE"), Some("SERIAL")),
                 (Some("SERIAL"), Some("LOCAL_SERIAL")),
+            ]
+        );
+    }
+
+    /// The warnings on annotations come after the list's own diagnostics,
+    /// query by query in list order, each query's unknown keys, then its
+    /// `@path`, then its `@after`; a misspelled `@after` is offered the first
+    /// of the closest names, and a statement the list skips (DSE's
+    /// `solr_query`) names no query.
+    #[test]
+    fn annotation_warnings_come_in_list_order() {
+        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
+        let parsed_schema = cqlmodel_cql::parse(schema_text);
+        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let queries = "-- @name alpha1\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name alpha2 @path analytcs @after alpha9\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name search\nSELECT v FROM ks.t WHERE solr_query = 'x';\n\
+            -- @nmae x @after search @path hot\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name alpha1 @after alpha2\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @after Q3 @rate 5/s\nSELECT v FROM ks.t WHERE k = ?;";
+        let parsed = cqlmodel_cql::parse(queries);
+        let (_, diagnostics) = load_queries(&schema, 1, &parsed, None, 1);
+        let said: Vec<(String, String)> = diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.message.clone()))
+            .collect();
+        let annotation = |m: &str| ("annotation".to_string(), m.to_string());
+        assert_eq!(
+            said,
+            [
+                (
+                    "dse-only".to_string(),
+                    "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped"
+                        .to_string()
+                ),
+                annotation("two queries are named `alpha1`"),
+                annotation(
+                    "unknown @path `analytcs` (did you mean `analytics`?): the query is reviewed as an application path (expected one of app, application, hot, frequent, admin, analytics, migration)"
+                ),
+                annotation(
+                    "@after names `alpha9`, but no query has that name (did you mean `alpha1`?): ignored"
+                ),
+                annotation(
+                    "unknown annotation `@nmae` (did you mean `@name`?): ignored (known: @name, @rate, @cl, @serial, @page, @path, @after, @table)"
+                ),
+                annotation("@after names `search`, but no query has that name: ignored"),
             ]
         );
     }
