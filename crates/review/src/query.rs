@@ -257,7 +257,7 @@ impl<'s> QueryReader<'s> {
             Some(n) => n.to_string(),
             None => format!("Q{}", self.ordinal),
         };
-        if !self.names.insert(&name) {
+        if self.names.contains(&name) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
         let path = analyze(self.schema, &stmt, self.session.as_deref());
@@ -276,9 +276,10 @@ impl<'s> QueryReader<'s> {
                 file,
                 &stmt,
             ));
+            self.names.skipped(&name);
             return None;
         }
-        self.names.kept(&name, self.ordinal);
+        self.names.kept(ann.name(), self.ordinal);
         self.hold_annotation_checks(stmt.span, &ann);
         let query = Query {
             ordinal: self.ordinal,
@@ -502,8 +503,9 @@ mod tests {
     /// The warnings on annotations come after the list's own diagnostics,
     /// query by query in list order, each query's unknown keys, then its
     /// `@path`, then its `@after`; a misspelled `@after` is offered the first
-    /// of the closest names, and a statement the list skips (DSE's
-    /// `solr_query`) names no query.
+    /// of the closest names, a statement the list skips (DSE's
+    /// `solr_query`) names no query, and a query without `@name` is `Q` and
+    /// its number (`Q5`, not `Q05`).
     #[test]
     fn annotation_warnings_come_in_list_order() {
         let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
@@ -515,7 +517,8 @@ mod tests {
             -- @name search\nSELECT v FROM ks.t WHERE solr_query = 'x';\n\
             -- @nmae x @after search @path hot\nSELECT v FROM ks.t WHERE k = ?;\n\
             -- @name alpha1 @after alpha2\nSELECT v FROM ks.t WHERE k = ?;\n\
-            -- @after Q3 @rate 5/s\nSELECT v FROM ks.t WHERE k = ?;";
+            -- @after Q3 @rate 5/s\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name Q5 @after Q03\nSELECT v FROM ks.t WHERE k = ?;";
         let parsed = cqlmodel_cql::parse(queries);
         let (_, diagnostics) = load_queries(&schema, 1, &parsed, None, 1);
         let said: Vec<(String, String)> = diagnostics
@@ -532,6 +535,7 @@ mod tests {
                         .to_string()
                 ),
                 annotation("two queries are named `alpha1`"),
+                annotation("two queries are named `Q5`"),
                 annotation(
                     "unknown @path `analytcs` (did you mean `analytics`?): the query is reviewed as an application path (expected one of app, application, hot, frequent, admin, analytics, migration)"
                 ),
@@ -542,6 +546,9 @@ mod tests {
                     "unknown annotation `@nmae` (did you mean `@name`?): ignored (known: @name, @rate, @cl, @serial, @page, @path, @after, @table)"
                 ),
                 annotation("@after names `search`, but no query has that name: ignored"),
+                annotation(
+                    "@after names `Q03`, but no query has that name (did you mean `Q3`?): ignored"
+                ),
             ]
         );
     }
