@@ -5,11 +5,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnostics::{
-    Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif, write_human,
+    Diagnostic, RuleMeta, Severity, SourceFile, SourceMap, render_human, render_json, render_sarif,
+    write_human,
 };
+use cqlmodel_review::annotations::annotations_of;
 use cqlmodel_review::summary::{Summary, summarize};
 use cqlmodel_review::{
-    Config, Query, RULES, ReviewInput, Suppression, find_rule, load_queries, review, rule_page,
+    Config, Query, QueryReader, RULES, ReviewInput, Suppression, find_rule, review, rule_page,
 };
 use serde_json::Value;
 
@@ -259,7 +261,9 @@ struct QueryFile {
 }
 
 /// The query file: its queries, its syntax and loading problems, and the
-/// suppressions its comments declare.
+/// suppressions its comments declare. Read one statement at a time: the
+/// queries keep their syntax trees (the rules look at them), but the
+/// tokens of the whole file and a second copy of every tree are not held.
 fn read_queries(
     path: &Path,
     schema: &cqlmodel_schema::Schema,
@@ -267,16 +271,17 @@ fn read_queries(
     sources: &mut SourceMap,
 ) -> Result<QueryFile, crate::input::InputError> {
     let file = read_source(path, sources)?;
-    let text = sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let parsed = cqlmodel_cql::parse(&text);
-    let mut problems = query_file_diagnostics(parsed.statements.len(), &parsed.errors, &text, file);
-    let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
-    let suppressions = cqlmodel_review::suppressions(file, &parsed.statement_comments(), &spans);
-    let (queries, diags) = load_queries(schema, file, &parsed, keyspace, 1);
-    problems.extend(diags);
+    let empty = SourceFile::new(String::new(), String::new());
+    let text = &sources.get(file).unwrap_or(&empty).text;
+    let mut reader = QueryReader::new(schema, file, keyspace, 1);
+    let mut queries = Vec::new();
+    let mut suppressions = Vec::new();
+    let parsed = cqlmodel_cql::parse_each_commented(text, |stmt, errors, comments| {
+        suppressions.extend(cqlmodel_review::suppressions(file, comments, &[stmt.span]));
+        queries.extend(reader.read(stmt, annotations_of(comments), errors));
+    });
+    let mut problems = query_file_diagnostics(parsed.statements.len(), &parsed.errors, text, file);
+    problems.extend(reader.finish());
     Ok(QueryFile {
         queries,
         problems,
