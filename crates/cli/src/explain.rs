@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 
 use cqlmodel_cql::ast::Span;
-use cqlmodel_diagnostics::{Diagnostic, SourceMap};
+use cqlmodel_diagnostics::{Diagnostic, SourceFile, SourceMap};
 use cqlmodel_schema::access::{AccessKind, AccessPath};
 use serde::Serialize;
 
 use crate::input::{InputError, add_source, read_source};
 use crate::schema_load::{load_schema_in, query_file_diagnostics};
-use cqlmodel_review::load_queries;
+use cqlmodel_review::annotations::annotations_of;
+use cqlmodel_review::{Query, QueryReader};
 
 /// Where the statements to explain come from.
 pub enum Queries {
@@ -113,23 +114,67 @@ impl Report {
     /// 2 on input errors (including statements naming unknown objects or mistyped
     /// literals), 1 when a statement is invalid, 0 otherwise.
     pub fn exit_code(&self) -> i32 {
-        let input_problem = self
-            .input_errors
+        let mut tally = Tally::default();
+        for e in &self.explained {
+            tally.count(e);
+        }
+        tally.exit_code(&self.input_errors)
+    }
+}
+
+/// The statements explained, by outcome: what the exit code and the text's
+/// last line need once the statements themselves are gone.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    pub statements: usize,
+    /// Statements Cassandra rejects.
+    pub rejected: usize,
+    /// Of those, the ones whose error is the input's (an unknown table, a
+    /// mistyped literal).
+    pub input_rejected: usize,
+}
+
+impl Tally {
+    /// Counts one explained statement.
+    pub fn count(&mut self, e: &Explained) {
+        self.statements += 1;
+        if let Some(err) = &e.path.error {
+            self.rejected += 1;
+            if err.is_input_error() {
+                self.input_rejected += 1;
+            }
+        }
+    }
+
+    /// 2 on input errors (including statements naming unknown objects or
+    /// mistyped literals), 1 when a statement is invalid, 0 otherwise.
+    pub fn exit_code(&self, input_errors: &[Diagnostic]) -> i32 {
+        let input_problem = input_errors
             .iter()
             .any(|d| d.severity == cqlmodel_diagnostics::Severity::Error)
-            || self.explained.iter().any(|e| {
-                e.path
-                    .error
-                    .as_ref()
-                    .is_some_and(|err| err.is_input_error())
-            });
+            || self.input_rejected > 0;
         if input_problem {
             2
-        } else if self.explained.iter().any(|e| e.path.error.is_some()) {
+        } else if self.rejected > 0 {
             1
         } else {
             0
         }
+    }
+}
+
+/// What is left of an explain run once each statement was handed out.
+pub struct Ending {
+    /// Parse and schema errors: problems with the input (exit 2).
+    pub input_errors: Vec<Diagnostic>,
+    pub sources: SourceMap,
+    pub tally: Tally,
+}
+
+impl Ending {
+    /// As [`Report::exit_code`].
+    pub fn exit_code(&self) -> i32 {
+        self.tally.exit_code(&self.input_errors)
     }
 }
 
@@ -139,6 +184,25 @@ pub fn explain(
     queries: &Queries,
     keyspace: Option<&str>,
 ) -> Result<Report, InputError> {
+    let mut explained = Vec::new();
+    let ending = explain_each(schema_paths, queries, keyspace, |e, _| explained.push(e))?;
+    Ok(Report {
+        explained,
+        input_errors: ending.input_errors,
+        sources: ending.sources,
+    })
+}
+
+/// Runs explain over the schema files and the queries, handing each
+/// statement to `each` (with the files read, for its position) as soon as it
+/// is explained: the queries file is parsed statement by statement and no
+/// syntax tree outlives its statement (330,000 queries held 947 MB of them).
+pub fn explain_each(
+    schema_paths: &[PathBuf],
+    queries: &Queries,
+    keyspace: Option<&str>,
+    mut each: impl FnMut(Explained, &SourceMap),
+) -> Result<Ending, InputError> {
     let mut sources = SourceMap::new();
     let mut loaded = load_schema_in(schema_paths, &mut sources, keyspace)?;
     let mut input_errors = std::mem::take(&mut loaded.diagnostics);
@@ -151,34 +215,39 @@ pub fn explain(
         )?,
         Queries::File(path) => read_source(path, &mut sources)?,
     };
-    let text = sources
-        .get(query_file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let parsed = cqlmodel_cql::parse(&text);
-    input_errors.extend(query_file_diagnostics(&parsed, &text, query_file));
-
     // A schema in another language (nodetool output, SQL, Python) is the one
     // thing to say: explaining the queries against no schema would only add
     // "no keyspace" errors to it.
     let wrong_schema = input_errors.iter().any(|d| d.code == "wrong-language");
     let session_keyspace = loaded.session_keyspace(keyspace);
-    let (queries, diagnostics) = if wrong_schema {
-        (Vec::new(), Vec::new())
-    } else {
-        load_queries(
-            &loaded.schema,
-            query_file,
-            &parsed,
-            session_keyspace.as_deref(),
-            1,
-        )
-    };
-    input_errors.extend(diagnostics);
+    let mut reader = QueryReader::new(&loaded.schema, query_file, session_keyspace.as_deref(), 1);
+    let mut tally = Tally::default();
+    let empty = SourceFile::new(String::new(), String::new());
+    let file = sources.get(query_file).unwrap_or(&empty);
+    let parsed = cqlmodel_cql::parse_each_commented(&file.text, |stmt, errors, comments| {
+        if wrong_schema {
+            return;
+        }
+        let Some(q) = reader.read(stmt, annotations_of(comments), errors) else {
+            return;
+        };
+        let e = explained(q, file);
+        tally.count(&e);
+        each(e, &sources);
+    });
+    input_errors.extend(query_file_diagnostics(
+        parsed.statements.len(),
+        &parsed.errors,
+        &file.text,
+        query_file,
+    ));
+    if !wrong_schema {
+        input_errors.extend(reader.finish());
+    }
     let failed = input_errors
         .iter()
         .any(|d| d.severity == cqlmodel_diagnostics::Severity::Error);
-    if queries.is_empty() && !failed {
+    if tally.statements == 0 && !failed {
         input_errors.push(
             Diagnostic::error(
                 "nothing-to-explain",
@@ -187,34 +256,27 @@ pub fn explain(
             .with_file(query_file),
         );
     }
-
-    let file_name = sources
-        .get(query_file)
-        .map(|f| f.name.clone())
-        .unwrap_or_default();
-    let explained = queries
-        .into_iter()
-        .map(|q| {
-            let (line, column) = sources
-                .get(query_file)
-                .map_or((0, 0), |f| f.line_col(q.span().start as usize));
-            Explained {
-                statement: q.statement.to_string(),
-                name: q.annotations.name().map(str::to_string),
-                file: file_name.clone(),
-                line,
-                column,
-                span: q.span(),
-                file_index: q.file,
-                path: q.path,
-            }
-        })
-        .collect();
-    Ok(Report {
-        explained,
+    Ok(Ending {
         input_errors,
         sources,
+        tally,
     })
+}
+
+/// What explain says of `q`, a query of `file`: the syntax tree is printed
+/// and dropped here.
+fn explained(q: Query, file: &SourceFile) -> Explained {
+    let (line, column) = file.line_col(q.span().start as usize);
+    Explained {
+        statement: q.statement.to_string(),
+        name: q.annotations.name().map(str::to_string),
+        file: file.name.clone(),
+        line,
+        column,
+        span: q.span(),
+        file_index: q.file,
+        path: q.path,
+    }
 }
 
 /// The diagnostic of an invalid statement, pointing at the part Cassandra objects to.

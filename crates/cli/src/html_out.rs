@@ -30,6 +30,13 @@ pub struct PageTarget<'a> {
     pub stdout: bool,
 }
 
+impl PageTarget<'_> {
+    /// Whether a page is asked for (`--html FILE` or `--format html`).
+    pub fn wanted(&self) -> bool {
+        self.file.is_some() || self.stdout
+    }
+}
+
 /// Runs the command once, writing its HTML page where `target` says. `json`:
 /// the user's stdout format is JSON (for the format of an error). `inputs`:
 /// the files the command reads (the page is never written over one). `run`
@@ -40,7 +47,7 @@ pub fn run_with_html(
     json: bool,
     run: impl FnOnce(&mut Model) -> Output,
 ) -> Output {
-    if target.file.is_none() && !target.stdout {
+    if !target.wanted() {
         return run(&mut Model::unwanted());
     }
     if let Some(file) = target.file

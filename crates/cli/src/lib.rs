@@ -8,6 +8,7 @@ pub mod diagnose_args;
 pub mod diagnose_cmd;
 pub mod diagnose_live;
 pub mod explain;
+pub mod explain_out;
 pub mod html_out;
 pub mod input;
 pub mod live_schema;

@@ -7,15 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use cqlmodel_cli::explain::{self, Queries, statement_diagnostic, summary};
+use cqlmodel_cli::explain::{self, Queries};
+use cqlmodel_cli::explain_out;
 use cqlmodel_cli::html_out::{PageTarget, run_with_html};
 use cqlmodel_cli::outcome;
-use cqlmodel_cli::output::{emit, stdout_failed, write_stderr};
+use cqlmodel_cli::output::{
+    Model, Streamed, emit, emit_streamed, emit_streaming, stdout_failed, write_stderr,
+};
 use cqlmodel_cli::review_cmd;
 use cqlmodel_cli::token::{StreamError, hex_stream, typed_token};
-use cqlmodel_diagnostics::{
-    Diagnostic, Severity, escape_controls, escape_line, render_human, render_json,
-};
+use cqlmodel_diagnostics::{Diagnostic, Severity, escape_controls, render_human, render_json};
 use cqlmodel_html::Page;
 
 #[derive(Parser)]
@@ -345,6 +346,16 @@ fn run_review(cli: &ReviewCommand, run: &RunSettings) -> u8 {
             .map(PathBuf::as_path),
     );
     let json = run.json;
+    if !run.target.wanted() {
+        // No page: the report goes to stdout as it is rendered.
+        let args = args(json);
+        return match review_cmd::review_run(&args, &mut Model::unwanted()) {
+            Ok(reviewed) => emit_streamed(&reviewed.stderr(&args), reviewed.code(), |out| {
+                reviewed.write_stdout(&args, out)
+            }),
+            Err(out) => emit_output(out),
+        };
+    }
     let review = |model: &mut _| review_cmd::run_once(&args(json), model);
     emit_output(run_with_html(run.target, &inputs, json, review))
 }
@@ -514,80 +525,52 @@ fn run_explain(
     format: Format,
     color: bool,
 ) -> u8 {
-    let report = match explain::explain(schema, queries, keyspace) {
-        Ok(r) => r,
-        Err(e) => return input_error(&e.to_string(), format),
-    };
-    let code = u8::try_from(report.exit_code()).unwrap_or(2);
     match format {
-        Format::Json | Format::Sarif => {
-            let rows: Vec<_> = report
-                .explained
-                .iter()
-                .map(|e| e.to_json(&report.sources))
-                .collect();
-            // The rows serialize as they are: through `json!` their keys would sort.
-            let text = if report.input_errors.is_empty() {
-                json_text(&rows)
-            } else {
-                json_text(&serde_json::json!({
-                    "statements": rows,
-                    "errors": render_json(&report.input_errors, &report.sources),
-                }))
+        Format::Json | Format::Sarif => run_explain_json(schema, queries, keyspace),
+        Format::Text | Format::Html => emit_streaming(|out| {
+            // Each statement goes out once explained; after a write error
+            // the rest is explained for the exit code only.
+            let mut written = Ok(());
+            let ending = explain::explain_each(schema, queries, keyspace, |e, sources| {
+                if written.is_ok() {
+                    written = explain_out::write_text(out, &e, sources, color);
+                }
+            });
+            let ending = match ending {
+                Ok(ending) => ending,
+                Err(e) => return Streamed::failed(format!("error: {e}\n")),
             };
-            emit(&text, "", code)
-        }
-        Format::Text | Format::Html => {
-            let mut err = String::new();
-            if !report.input_errors.is_empty() {
-                err = render_human(&report.input_errors, &report.sources, color) + "\n";
+            if written.is_ok() {
+                written = explain_out::write_text_tally(out, &ending.tally);
             }
-            emit(&explain_text(&report, color), &err, code)
-        }
+            let mut err = String::new();
+            if !ending.input_errors.is_empty() {
+                err = render_human(&ending.input_errors, &ending.sources, color) + "\n";
+            }
+            Streamed {
+                written,
+                stderr: err,
+                code: u8::try_from(ending.exit_code()).unwrap_or(2),
+            }
+        }),
     }
 }
 
-fn explain_text(report: &explain::Report, color: bool) -> String {
-    let mut out = String::new();
-    for e in &report.explained {
-        let title = e
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("{}:{}", e.file, e.line));
-        // Names and statements come from the input: no control character
-        // reaches the terminal raw.
-        out.push_str(&format!(
-            "{}\n  {}\n",
-            escape_line(&title),
-            escape_line(&e.statement)
-        ));
-        match statement_diagnostic(e) {
-            Some(d) => {
-                for line in render_human(&[d], &report.sources, color).lines() {
-                    out.push_str("  ");
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-            None => out.push_str(&format!("  → {}\n", escape_line(&summary(&e.path)))),
-        }
-        for w in &e.path.warnings {
-            out.push_str(&format!("  warning: {}\n", escape_controls(w)));
-        }
-        out.push('\n');
-    }
-    let invalid = report
-        .explained
-        .iter()
-        .filter(|e| e.path.error.is_some())
-        .count();
-    out.push_str(&format!(
-        "{} statements: {} valid, {} rejected by Cassandra\n",
-        report.explained.len(),
-        report.explained.len() - invalid,
-        invalid
-    ));
-    out
+/// `explain --format json`: the rows are held as text (not as syntax trees)
+/// until the end, when the document's shape is known.
+fn run_explain_json(schema: &[PathBuf], queries: &Queries, keyspace: Option<&str>) -> u8 {
+    let mut rows = explain_out::JsonRows::default();
+    let ending = explain::explain_each(schema, queries, keyspace, |e, sources| {
+        rows.push(&e, sources);
+    });
+    let ending = match ending {
+        Ok(ending) => ending,
+        Err(e) => return input_error(&e.to_string(), Format::Json),
+    };
+    let code = u8::try_from(ending.exit_code()).unwrap_or(2);
+    emit_streamed("", code, |out| {
+        rows.write_document(out, &ending.input_errors, &ending.sources)
+    })
 }
 
 fn run_typed_token(types: &str, values: &str, format: Format) -> u8 {

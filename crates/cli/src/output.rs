@@ -39,6 +39,72 @@ pub fn emit(stdout: &str, stderr: &str, code: u8) -> u8 {
     }
 }
 
+/// [`emit`] for a command whose stdout is written piece by piece by `write`
+/// (a report of 100,000 findings is not held whole in memory): the same exit
+/// codes and the same `--quiet` rule, stderr after stdout. A write error
+/// stops `write` (a closed pipe: the reader has what it wants).
+pub fn emit_streamed(
+    stderr: &str,
+    code: u8,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> u8 {
+    if quiet() && code != 2 {
+        return code;
+    }
+    // Pieces are small (one finding each): buffered, they go out in large writes.
+    let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
+    let written = write(&mut out).and_then(|()| out.flush());
+    write_stderr(stderr);
+    match written {
+        Ok(()) => code,
+        Err(e) => stdout_failed(&e),
+    }
+}
+
+/// What a command that streams its stdout ([`emit_streaming`]) hands back
+/// once it is written.
+pub struct Streamed {
+    /// The first error writing stdout, if any.
+    pub written: io::Result<()>,
+    pub stderr: String,
+    pub code: u8,
+}
+
+impl Streamed {
+    /// A run that stopped on an input error before writing anything: the
+    /// message on stderr, exit 2.
+    pub fn failed(stderr: String) -> Self {
+        Streamed {
+            written: Ok(()),
+            stderr,
+            code: 2,
+        }
+    }
+}
+
+/// [`emit_streamed`] for a command that knows its exit code only once its
+/// stdout is written (`explain` decides it from all its statements): with
+/// `--quiet`, stdout is held in memory until the code says whether it is
+/// printed.
+pub fn emit_streaming(write: impl FnOnce(&mut dyn Write) -> Streamed) -> u8 {
+    if quiet() {
+        let mut held = Vec::new();
+        let run = write(&mut held);
+        return emit(&String::from_utf8_lossy(&held), &run.stderr, run.code);
+    }
+    let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
+    let run = write(&mut out);
+    let written = run.written.and_then(|()| out.flush());
+    write_stderr(&run.stderr);
+    match written {
+        Ok(()) => run.code,
+        Err(e) => stdout_failed(&e),
+    }
+}
+
+/// Bytes of stdout held before a write, in [`emit_streamed`].
+const STREAM_BUFFER: usize = 64 << 10;
+
 /// Writes `bytes` to stdout and flushes.
 pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
     let mut out = io::stdout().lock();

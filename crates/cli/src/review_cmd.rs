@@ -1,14 +1,17 @@
 //! `cqlmodel review` and `cqlmodel rules`.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use cqlmodel_diagnostics::{
-    Diagnostic, RuleMeta, Severity, SourceMap, render_human, render_json, render_sarif,
+    Diagnostic, RuleMeta, Severity, SourceFile, SourceMap, render_human, render_json, render_sarif,
+    write_human,
 };
+use cqlmodel_review::annotations::annotations_of;
 use cqlmodel_review::summary::{Summary, summarize};
 use cqlmodel_review::{
-    Config, Query, RULES, ReviewInput, Suppression, find_rule, load_queries, review, rule_page,
+    Config, Query, QueryReader, RULES, ReviewInput, Suppression, find_rule, review, rule_page,
 };
 use serde_json::Value;
 
@@ -38,18 +41,95 @@ pub fn run(args: &ReviewArgs) -> Output {
 /// [`run`], also filling `model` with the JSON document (and the files read)
 /// for the HTML page.
 pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
+    match review_run(args, model) {
+        Ok(reviewed) => reviewed.into_output(args),
+        Err(out) => out,
+    }
+}
+
+/// A finished review, before its report is rendered: the report can be
+/// written piece by piece ([`Reviewed::write_stdout`]) or built whole
+/// ([`Reviewed::into_output`]); both give the same bytes.
+pub struct Reviewed {
+    findings: Vec<Diagnostic>,
+    input_problems: Vec<Diagnostic>,
+    sources: SourceMap,
+    /// The workload's shape, when a query list was given.
+    summary: Option<Summary>,
+    /// The scatter-gather threshold the summary's lines are told with.
+    few: u64,
+    /// The JSON document for stdout, with `--format json`.
+    document: Option<String>,
+    code: u8,
+}
+
+impl Reviewed {
+    /// The exit code.
+    pub fn code(&self) -> u8 {
+        self.code
+    }
+
+    /// What goes to stderr: the input's own diagnostics, in text.
+    pub fn stderr(&self, args: &ReviewArgs) -> String {
+        match args.format {
+            ReviewFormat::Text => render_human(&self.input_problems, &self.sources, args.color),
+            ReviewFormat::Json | ReviewFormat::Sarif => String::new(),
+        }
+    }
+
+    /// Writes the report in the asked format to `out`.
+    pub fn write_stdout(&self, args: &ReviewArgs, out: &mut dyn Write) -> io::Result<()> {
+        match args.format {
+            ReviewFormat::Text => {
+                if let Some(s) = &self.summary {
+                    write_workload(out, s, self.few)?;
+                }
+                write_text(
+                    out,
+                    &self.findings,
+                    &self.input_problems,
+                    &self.sources,
+                    args.color,
+                )
+            }
+            ReviewFormat::Json => out.write_all(self.document.as_deref().unwrap_or("").as_bytes()),
+            ReviewFormat::Sarif => {
+                let mut all = self.input_problems.clone();
+                all.extend(self.findings.iter().cloned());
+                let sarif = render_sarif(
+                    &all,
+                    &self.sources,
+                    env!("CARGO_PKG_VERSION"),
+                    &rule_metas(),
+                );
+                serde_json::to_writer_pretty(&mut *out, &sarif).map_err(io::Error::from)?;
+                out.write_all(b"\n")
+            }
+        }
+    }
+
+    /// The whole report as one [`Output`].
+    pub fn into_output(self, args: &ReviewArgs) -> Output {
+        let mut stdout = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = self.write_stdout(args, &mut stdout);
+        Output {
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: self.stderr(args),
+            code: self.code,
+        }
+    }
+}
+
+/// Runs the review up to its report; an input error that stops it early is
+/// the run's whole output (exit 2).
+pub fn review_run(args: &ReviewArgs, model: &mut Model) -> Result<Reviewed, Output> {
     let mut sources = SourceMap::new();
     let mut input_problems: Vec<Diagnostic> = Vec::new();
 
-    let mut config = match load_config(args, &mut sources) {
-        Ok(c) => c,
-        Err(out) => return out,
-    };
+    let mut config = load_config(args, &mut sources)?;
 
-    let (loaded, live_file) = match load_reviewed_schema(args, &mut sources) {
-        Ok(loaded) => loaded,
-        Err(out) => return out,
-    };
+    let (loaded, live_file) = load_reviewed_schema(args, &mut sources)?;
     config.deployed = live_file.is_some();
     input_problems.extend(loaded.diagnostics.iter().cloned());
     let mut suppressions = loaded.suppressions.clone();
@@ -60,7 +140,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         let read = read_queries(path, &loaded.schema, keyspace.as_deref(), &mut sources);
         let read = match read {
             Ok(read) => read,
-            Err(e) => return plain_error(&e.to_string(), args),
+            Err(e) => return Err(plain_error(&e.to_string(), args)),
         };
         queries = read.queries;
         input_problems.extend(read.problems);
@@ -71,7 +151,7 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         None => None,
         Some(path) => match load_stats_file(path, &loaded.schema, &mut sources) {
             Ok(s) => Some(s),
-            Err(diags) => return input_error(&diags, &sources, args),
+            Err(diags) => return Err(input_error(&diags, &sources, args)),
         },
     };
     let input = ReviewInput {
@@ -119,17 +199,15 @@ pub fn run_once(args: &ReviewArgs, model: &mut Model) -> Output {
         document
     });
     model.keep_sources(&sources);
-    let shown = Shown {
-        findings: &findings,
-        input_problems: &input_problems,
-        sources: &sources,
-    };
-    let (stdout, stderr) = render(args, &shown, summary.as_ref(), few, document);
-    Output {
-        stdout,
-        stderr,
+    Ok(Reviewed {
+        findings,
+        input_problems,
+        sources,
+        summary,
+        few,
+        document,
         code,
-    }
+    })
 }
 
 /// The schema under review: the deployed one with `--cluster` (and the index
@@ -183,7 +261,9 @@ struct QueryFile {
 }
 
 /// The query file: its queries, its syntax and loading problems, and the
-/// suppressions its comments declare.
+/// suppressions its comments declare. Read one statement at a time: the
+/// queries keep their syntax trees (the rules look at them), but the
+/// tokens of the whole file and a second copy of every tree are not held.
 fn read_queries(
     path: &Path,
     schema: &cqlmodel_schema::Schema,
@@ -191,16 +271,17 @@ fn read_queries(
     sources: &mut SourceMap,
 ) -> Result<QueryFile, crate::input::InputError> {
     let file = read_source(path, sources)?;
-    let text = sources
-        .get(file)
-        .map(|f| f.text.clone())
-        .unwrap_or_default();
-    let parsed = cqlmodel_cql::parse(&text);
-    let mut problems = query_file_diagnostics(&parsed, &text, file);
-    let spans: Vec<_> = parsed.statements.iter().map(|s| s.span).collect();
-    let suppressions = cqlmodel_review::suppressions(file, &parsed.statement_comments(), &spans);
-    let (queries, diags) = load_queries(schema, file, &parsed, keyspace, 1);
-    problems.extend(diags);
+    let empty = SourceFile::new(String::new(), String::new());
+    let text = &sources.get(file).unwrap_or(&empty).text;
+    let mut reader = QueryReader::new(schema, file, keyspace, 1);
+    let mut queries = Vec::new();
+    let mut suppressions = Vec::new();
+    let parsed = cqlmodel_cql::parse_each_commented(text, |stmt, errors, comments| {
+        suppressions.extend(cqlmodel_review::suppressions(file, comments, &[stmt.span]));
+        queries.extend(reader.read(stmt, annotations_of(comments), errors));
+    });
+    let mut problems = query_file_diagnostics(parsed.statements.len(), &parsed.errors, text, file);
+    problems.extend(reader.finish());
     Ok(QueryFile {
         queries,
         problems,
@@ -208,55 +289,13 @@ fn read_queries(
     })
 }
 
-/// What the review found, for the renderers.
-struct Shown<'a> {
-    findings: &'a [Diagnostic],
-    input_problems: &'a [Diagnostic],
-    sources: &'a SourceMap,
-}
-
-/// stdout and stderr in the asked format: text (the workload's shape first,
-/// when a query list was given), the JSON document, or SARIF.
-fn render(
-    args: &ReviewArgs,
-    shown: &Shown,
-    summary: Option<&Summary>,
-    few: u64,
-    document: Option<String>,
-) -> (String, String) {
-    let Shown {
-        findings,
-        input_problems,
-        sources,
-    } = *shown;
-    match args.format {
-        ReviewFormat::Text => {
-            let mut text = String::new();
-            if let Some(s) = summary {
-                text.push_str("query list:\n");
-                for line in s.lines(few) {
-                    text.push_str(&format!("  {line}\n"));
-                }
-                text.push('\n');
-            }
-            text.push_str(&render_text(findings, input_problems, sources, args.color));
-            (text, render_human(input_problems, sources, args.color))
-        }
-        ReviewFormat::Json => (document.unwrap_or_default(), String::new()),
-        ReviewFormat::Sarif => {
-            let mut all = input_problems.to_vec();
-            all.extend(findings.iter().cloned());
-            (
-                pretty(&render_sarif(
-                    &all,
-                    sources,
-                    env!("CARGO_PKG_VERSION"),
-                    &rule_metas(),
-                )),
-                String::new(),
-            )
-        }
+/// The workload's shape, before the findings of a review with a query list.
+fn write_workload(out: &mut dyn Write, summary: &Summary, few: u64) -> io::Result<()> {
+    out.write_all(b"query list:\n")?;
+    for line in summary.lines(few) {
+        writeln!(out, "  {line}")?;
     }
+    out.write_all(b"\n")
 }
 
 /// `--config PATH`, else `./cqlmodel.toml` when it exists.
@@ -300,22 +339,23 @@ fn plain_error(message: &str, args: &ReviewArgs) -> Output {
 /// Findings grouped by table, each rendered like the compiler does, then a count
 /// of everything the run reported: the input's own diagnostics (printed on
 /// stderr) count too, so the summary never says "0 errors" on an exit 2.
-fn render_text(
+/// Written one finding at a time: 100,000 findings are not held as text.
+fn write_text(
+    out: &mut dyn Write,
     findings: &[Diagnostic],
     input_problems: &[Diagnostic],
     sources: &SourceMap,
     color: bool,
-) -> String {
-    let mut groups: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+) -> io::Result<()> {
+    let mut groups: BTreeMap<&str, Vec<&Diagnostic>> = BTreeMap::new();
     for d in findings {
-        let key = d.table.clone().unwrap_or_else(|| "(no table)".to_string());
-        groups.entry(key).or_default().push(d.clone());
+        let key = d.table.as_deref().unwrap_or("(no table)");
+        groups.entry(key).or_default().push(d);
     }
-    let mut out = String::new();
     for (table, diags) in &groups {
-        out.push_str(&format!("── {table} ──\n\n"));
-        out.push_str(&render_human(diags, sources, color));
-        out.push_str("\n\n");
+        write!(out, "── {table} ──\n\n")?;
+        write_human(out, diags.iter().copied(), sources, color)?;
+        out.write_all(b"\n\n")?;
     }
     let count = |s: Severity| {
         findings
@@ -324,22 +364,24 @@ fn render_text(
             .filter(|d| d.severity == s)
             .count()
     };
-    out.push_str(&format!(
-        "{} errors, {} warnings, {} infos\n",
+    writeln!(
+        out,
+        "{} errors, {} warnings, {} infos",
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info)
-    ));
+    )?;
     let input = |s: Severity| input_problems.iter().filter(|d| d.severity == s).count();
     if !input_problems.is_empty() {
-        out.push_str(&format!(
-            "(of which in the input, on stderr: {} errors, {} warnings, {} infos)\n",
+        writeln!(
+            out,
+            "(of which in the input, on stderr: {} errors, {} warnings, {} infos)",
             input(Severity::Error),
             input(Severity::Warning),
             input(Severity::Info)
-        ));
+        )?;
     }
-    out
+    Ok(())
 }
 
 /// The version of the `--format json` document; raise it when a field changes

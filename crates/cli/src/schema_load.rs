@@ -422,13 +422,14 @@ fn file_syntax_diagnostics(
 /// The syntax diagnostics of a query file: one `wrong-language` error for a
 /// file that is clearly not CQL, else one per error.
 pub fn query_file_diagnostics(
-    parsed: &cqlmodel_cql::ParseResult,
+    statements: usize,
+    errors: &[ParseError],
     text: &str,
     file: usize,
 ) -> Vec<Diagnostic> {
-    match wrong_language(parsed.statements.len(), &parsed.errors, text, file) {
+    match wrong_language(statements, errors, text, file) {
         Some(d) => vec![d],
-        None => parse_diagnostics(&parsed.errors, file),
+        None => parse_diagnostics(errors, file),
     }
 }
 

@@ -36,5 +36,5 @@ mod source;
 mod escape;
 pub use diagnostic::{Diagnostic, Fix, Label, ParseSeverityError, RuleMeta, Severity};
 pub use escape::{escape_controls, escape_line};
-pub use render::{render_human, render_json, render_sarif};
+pub use render::{render_human, render_json, render_sarif, write_human};
 pub use source::{SourceFile, SourceMap};

@@ -49,6 +49,16 @@ pub fn annotations_for(comments: &[Comment], statements: &[Span]) -> Vec<Annotat
     out
 }
 
+/// The annotations in `comments`, all of them the comments of one statement
+/// (as `cqlmodel_cql::parse_each_commented` hands them out).
+pub fn annotations_of(comments: &[Comment]) -> Annotations {
+    let mut ann = Annotations::default();
+    for c in comments {
+        parse_into(&c.text, &mut ann);
+    }
+    ann
+}
+
 fn parse_into(text: &str, ann: &mut Annotations) {
     let mut words = text.split_whitespace().peekable();
     while let Some(word) = words.next() {

@@ -29,7 +29,7 @@ pub use config::{Config, ConfigError, Level, Thresholds};
 pub use context::Context;
 pub use finding::{Finding, Findings, RuleId};
 pub use provenance::{Attribute, Provenance};
-pub use query::{LevelSource, Query, load_queries};
+pub use query::{LevelSource, Query, QueryReader, load_queries};
 pub use rule::Rule;
 pub use rules::{RULES, find as find_rule};
 pub use suppress::{Suppression, suppressions};

@@ -7,7 +7,7 @@ use cqlmodel_diagnostics::Diagnostic;
 use cqlmodel_schema::Schema;
 use cqlmodel_schema::access::{AccessPath, analyze};
 
-use crate::annotation_check::{Annotated, check_annotations};
+use crate::annotation_check::{Annotated, QueryNames, after_warning, own_warnings};
 use crate::annotations::{Annotations, annotations_for};
 
 /// Consistency levels a query may be annotated with.
@@ -151,19 +151,78 @@ pub fn load_queries(
     let spans: Vec<Span> = parsed.statements.iter().map(|s| s.span).collect();
     // Annotations of a statement that did not parse stay with it.
     let annotations = annotations_for(&parsed.statement_comments(), &spans);
-    let mut session = keyspace.map(str::to_string);
-    let mut queries = Vec::new();
-    let mut diagnostics = Vec::new();
-    let mut ordinal = first_ordinal;
-    // Names seen so far: a set, since a list of 50,000 queries makes a linear
-    // search per query quadratic.
-    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let levels = session_levels(&parsed.errors);
-    for (stmt, ann) in parsed.statements.iter().zip(annotations) {
+    let mut reader = QueryReader::new(schema, file, keyspace, first_ordinal);
+    let queries: Vec<Query> = parsed
+        .statements
+        .iter()
+        .zip(annotations)
+        .filter_map(|(stmt, ann)| reader.read(stmt.clone(), ann, &parsed.errors))
+        .collect();
+    (queries, reader.finish())
+}
+
+/// Reads a query list one statement at a time, in source order, as
+/// [`load_queries`] reads a whole parsed file: a list of 300,000 statements
+/// is read with one syntax tree in memory (with
+/// `cqlmodel_cql::parse_each_commented`). Keeps each query's name, and the
+/// annotation warnings and `@after`s, for the checks across the list
+/// ([`QueryReader::finish`]); not the annotations of every query.
+pub struct QueryReader<'s> {
+    schema: &'s Schema,
+    file: usize,
+    /// The session keyspace: the last `USE`, else the one given.
+    session: Option<String>,
+    ordinal: usize,
+    /// Names seen so far: hashed, since a list of 50,000 queries makes a
+    /// linear search per query quadratic.
+    names: QueryNames,
+    /// The cqlsh consistency lines seen so far, and how many parse errors
+    /// were looked at for them.
+    levels: Vec<SessionLevel>,
+    errors_seen: usize,
+    /// The annotation warnings of the queries read, and the `@after`s to
+    /// check once every name is known, in list order.
+    pending: Vec<Pending>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'s> QueryReader<'s> {
+    /// A reader of the query list `file`; `keyspace`: the session keyspace
+    /// before any `USE`; the first query is numbered `first_ordinal`.
+    pub fn new(
+        schema: &'s Schema,
+        file: usize,
+        keyspace: Option<&str>,
+        first_ordinal: usize,
+    ) -> Self {
+        QueryReader {
+            schema,
+            file,
+            session: keyspace.map(str::to_string),
+            ordinal: first_ordinal,
+            names: QueryNames::default(),
+            levels: Vec::new(),
+            errors_seen: 0,
+            pending: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Reads the next statement, annotated with `ann`; `errors`: the parse
+    /// errors so far (the cqlsh `CONSISTENCY` lines among them apply). The
+    /// query, or None for a statement the list skips (with a diagnostic) or
+    /// a `USE`.
+    pub fn read(
+        &mut self,
+        stmt: Statement,
+        ann: Annotations,
+        errors: &[cqlmodel_cql::ParseError],
+    ) -> Option<Query> {
+        let file = self.file;
         match &stmt.kind {
             StatementKind::Use(ks) => {
-                session = Some(ks.value.clone());
-                continue;
+                self.session = Some(ks.value.clone());
+                return None;
             }
             StatementKind::Select(_)
             | StatementKind::Insert(_)
@@ -171,33 +230,37 @@ pub fn load_queries(
             | StatementKind::Delete(_)
             | StatementKind::Batch(_) => {}
             _ => {
-                diagnostics.push(skipped(
+                self.diagnostics.push(skipped(
                     Diagnostic::warning(
                         "not-a-query",
                         "only SELECT, INSERT, UPDATE, DELETE and BATCH belong in a query list",
                     ),
                     file,
-                    stmt,
+                    &stmt,
                 ));
-                continue;
+                return None;
             }
         }
+        let new_errors = errors.get(self.errors_seen..).unwrap_or_default();
+        self.levels.extend(session_levels(new_errors));
+        self.errors_seen = self.errors_seen.max(errors.len());
         let annotation_error = |message: String| {
             Diagnostic::error("annotation", message)
                 .with_file(file)
                 .with_primary(stmt.span.range(), "annotated statement")
         };
-        let settings = read_settings(&ann, &levels, stmt.span.start, &mut |message| {
+        let diagnostics = &mut self.diagnostics;
+        let settings = read_settings(&ann, &self.levels, stmt.span.start, &mut |message| {
             diagnostics.push(annotation_error(message));
         });
         let name = match ann.name() {
             Some(n) => n.to_string(),
-            None => format!("Q{ordinal}"),
+            None => format!("Q{}", self.ordinal),
         };
-        if !names.insert(name.clone()) {
+        if self.names.contains(&name) {
             diagnostics.push(annotation_error(format!("two queries are named `{name}`")));
         }
-        let path = analyze(schema, stmt, session.as_deref());
+        let path = analyze(self.schema, &stmt, self.session.as_deref());
         // DSE Search's `solr_query` pseudo-column is DataStax Enterprise, not Apache
         // Cassandra: the statement is skipped with an info, not judged.
         if path
@@ -211,14 +274,17 @@ pub fn load_queries(
                     "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped",
                 ),
                 file,
-                stmt,
+                &stmt,
             ));
-            continue;
+            self.names.skipped(&name);
+            return None;
         }
-        queries.push(Query {
-            ordinal,
+        self.names.kept(ann.name(), self.ordinal);
+        self.hold_annotation_checks(stmt.span, &ann);
+        let query = Query {
+            ordinal: self.ordinal,
             name,
-            statement: stmt.clone(),
+            statement: stmt,
             file,
             annotations: ann,
             rate: settings.rate,
@@ -228,25 +294,47 @@ pub fn load_queries(
             serial_source: settings.serial_source,
             page_size: settings.page_size,
             path,
-        });
-        ordinal += 1;
+        };
+        self.ordinal += 1;
+        Some(query)
     }
-    diagnostics.extend(check_query_annotations(&queries));
-    (queries, diagnostics)
+
+    /// Keeps the annotation warnings of the query at `span` and its
+    /// `@after`, if any: most queries have neither, and keep nothing.
+    fn hold_annotation_checks(&mut self, span: Span, ann: &Annotations) {
+        let own = own_warnings(&Annotated {
+            file: self.file,
+            span,
+            annotations: ann,
+        });
+        let after = ann.get("after").map(str::to_string);
+        if !own.is_empty() || after.is_some() {
+            self.pending.push(Pending { span, own, after });
+        }
+    }
+
+    /// The diagnostics of the statements read, then the checks across the
+    /// annotations of all the queries read (each query's in list order).
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        for p in self.pending {
+            self.diagnostics.extend(p.own);
+            if let Some(after) = p.after {
+                let warning = after_warning(self.file, p.span, &after, &self.names);
+                self.diagnostics.extend(warning);
+            }
+        }
+        self.diagnostics
+    }
 }
 
-/// The checks across the annotations of all the queries of the list.
-fn check_query_annotations(queries: &[Query]) -> Vec<Diagnostic> {
-    let annotated: Vec<Annotated<'_>> = queries
-        .iter()
-        .map(|q| Annotated {
-            name: &q.name,
-            file: q.file,
-            span: q.statement.span,
-            annotations: &q.annotations,
-        })
-        .collect();
-    check_annotations(&annotated)
+/// The annotation checks of one query, held by [`QueryReader`] until the
+/// whole list is read.
+struct Pending {
+    span: Span,
+    /// The warnings on its own annotations.
+    own: Vec<Diagnostic>,
+    /// `@after NAME`, checked against the whole list.
+    after: Option<String>,
 }
 
 /// `diagnostic` placed on a statement the query list skips.
@@ -408,6 +496,59 @@ mod tests {
                 (Some("LOCAL_QUORUM"), Some("LOCAL_SERIAL")),
                 (Some("ONE"), Some("SERIAL")),
                 (Some("SERIAL"), Some("LOCAL_SERIAL")),
+            ]
+        );
+    }
+
+    /// The warnings on annotations come after the list's own diagnostics,
+    /// query by query in list order, each query's unknown keys, then its
+    /// `@path`, then its `@after`; a misspelled `@after` is offered the first
+    /// of the closest names, a statement the list skips (DSE's
+    /// `solr_query`) names no query, and a query without `@name` is `Q` and
+    /// its number (`Q5`, not `Q05`).
+    #[test]
+    fn annotation_warnings_come_in_list_order() {
+        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
+        let parsed_schema = cqlmodel_cql::parse(schema_text);
+        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let queries = "-- @name alpha1\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name alpha2 @path analytcs @after alpha9\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name search\nSELECT v FROM ks.t WHERE solr_query = 'x';\n\
+            -- @nmae x @after search @path hot\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name alpha1 @after alpha2\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @after Q3 @rate 5/s\nSELECT v FROM ks.t WHERE k = ?;\n\
+            -- @name Q5 @after Q03\nSELECT v FROM ks.t WHERE k = ?;";
+        let parsed = cqlmodel_cql::parse(queries);
+        let (_, diagnostics) = load_queries(&schema, 1, &parsed, None, 1);
+        let said: Vec<(String, String)> = diagnostics
+            .iter()
+            .map(|d| (d.code.clone(), d.message.clone()))
+            .collect();
+        let annotation = |m: &str| ("annotation".to_string(), m.to_string());
+        assert_eq!(
+            said,
+            [
+                (
+                    "dse-only".to_string(),
+                    "`solr_query` is a DataStax Enterprise pseudo-column: statement skipped"
+                        .to_string()
+                ),
+                annotation("two queries are named `alpha1`"),
+                annotation("two queries are named `Q5`"),
+                annotation(
+                    "unknown @path `analytcs` (did you mean `analytics`?): the query is reviewed as an application path (expected one of app, application, hot, frequent, admin, analytics, migration)"
+                ),
+                annotation(
+                    "@after names `alpha9`, but no query has that name (did you mean `alpha1`?): ignored"
+                ),
+                annotation(
+                    "unknown annotation `@nmae` (did you mean `@name`?): ignored (known: @name, @rate, @cl, @serial, @page, @path, @after, @table)"
+                ),
+                annotation("@after names `search`, but no query has that name: ignored"),
+                annotation(
+                    "@after names `Q03`, but no query has that name (did you mean `Q3`?): ignored"
+                ),
             ]
         );
     }

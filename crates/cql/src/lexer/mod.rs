@@ -82,6 +82,14 @@ impl<'a> TokenStream<'a> {
         out.append(&mut self.lexer.tokens);
     }
 
+    /// Takes the comments lexed so far that end by `end` (comments are
+    /// lexed in source order, so they are the first ones).
+    pub fn take_comments_through(&mut self, end: u32) -> Vec<Comment> {
+        let comments = &mut self.lexer.comments;
+        let count = comments.partition_point(|c| c.span.end <= end);
+        comments.drain(..count).collect()
+    }
+
     /// The comments lexed so far (all of them once [`Self::is_done`]).
     pub fn into_comments(self) -> Vec<Comment> {
         self.lexer.comments

@@ -114,8 +114,31 @@ impl Parser<'_> {
         &mut self,
         mut each: impl FnMut(Statement, &[ParseError]),
     ) -> (Vec<ParseError>, Vec<Span>) {
+        self.parse_statements(false, |stmt, errors, _| each(stmt, errors))
+    }
+
+    /// [`Self::parse_each`], handing each statement also the comments that
+    /// annotate it: those between the end of the previous statement that
+    /// parsed and its start, less those before a statement that did not
+    /// parse (they belong to it). The comments handed out are not kept.
+    pub fn parse_each_commented(
+        &mut self,
+        each: impl FnMut(Statement, &[ParseError], &[crate::Comment]),
+    ) -> (Vec<ParseError>, Vec<Span>) {
+        self.parse_statements(true, each)
+    }
+
+    /// The loop of [`Self::parse_each`]; `commented`: hand out the comments.
+    fn parse_statements(
+        &mut self,
+        commented: bool,
+        mut each: impl FnMut(Statement, &[ParseError], &[crate::Comment]),
+    ) -> (Vec<ParseError>, Vec<Span>) {
         let mut errors = Vec::new();
         let mut broken = Vec::new();
+        // The end of the last statement handed out, and the broken ones since.
+        let mut handed_end = 0u32;
+        let mut broken_since = 0usize;
         loop {
             self.next_statement_window();
             if self.eat_punct(Punct::Semi) {
@@ -135,7 +158,17 @@ impl Parser<'_> {
                     .and_then(|stmt| p.expect_statement_end().map(|()| stmt))
             });
             match result {
-                Ok(stmt) => each(stmt, &errors),
+                Ok(stmt) => {
+                    let comments = if commented {
+                        let since = broken.get(broken_since..).unwrap_or_default();
+                        self.comments_before(&stmt, handed_end, since)
+                    } else {
+                        Vec::new()
+                    };
+                    handed_end = stmt.span.end;
+                    broken_since = broken.len();
+                    each(stmt, &errors, &comments);
+                }
                 Err(error) => {
                     self.depth = 0;
                     self.recover(start, error, &mut errors);

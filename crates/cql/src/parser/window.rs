@@ -38,6 +38,36 @@ impl<'src> Feed<'src> {
 }
 
 impl Parser<'_> {
+    /// Takes the comments lexed before `stmt` and returns those that
+    /// annotate it: starting after `after` (the previous statement that
+    /// parsed), and not before one of `broken` (the statements between that
+    /// did not parse: their comments belong to them), as
+    /// [`crate::ParseResult::statement_comments`] and the annotation reader
+    /// see them in a whole file.
+    pub(super) fn comments_before(
+        &mut self,
+        stmt: &crate::ast::Statement,
+        after: u32,
+        broken: &[crate::ast::Span],
+    ) -> Vec<Comment> {
+        let Some(feed) = &mut self.feed else {
+            return Vec::new();
+        };
+        let lexed = feed.stream.take_comments_through(stmt.span.start);
+        lexed
+            .into_iter()
+            .filter(|c| c.span.start >= after)
+            .filter(|c| {
+                // The first broken statement that ends after the comment
+                // starts (they are in source order).
+                let next = broken.partition_point(|b| b.end <= c.span.start);
+                broken.get(next).is_none_or(|b| c.span.end > b.start)
+            })
+            .collect()
+    }
+}
+
+impl Parser<'_> {
     /// Whether every token of the source is in `tokens`.
     pub(super) fn all_lexed(&self) -> bool {
         self.feed.as_ref().is_none_or(|f| f.stream.is_done())
@@ -189,6 +219,28 @@ mod tests {
         assert_eq!(streaming.into_comments(), lex(source).comments);
     }
 
+    /// Each statement is handed the comments the whole file's
+    /// `statement_comments` places between the previous statement that
+    /// parsed and it: what the annotation reader takes from a whole file.
+    fn same_comments_as_whole(source: &str) {
+        let whole = crate::parse(source);
+        let kept = whole.statement_comments();
+        let mut expected = Vec::new();
+        let mut after = 0;
+        for stmt in &whole.statements {
+            let between: Vec<crate::Comment> = kept
+                .iter()
+                .filter(|c| c.span.start >= after && c.span.end <= stmt.span.start)
+                .cloned()
+                .collect();
+            expected.push(between);
+            after = stmt.span.end;
+        }
+        let mut handed = Vec::new();
+        crate::parse_each_commented(source, |_, _, comments| handed.push(comments.to_vec()));
+        assert_eq!(handed, expected, "{source}");
+    }
+
     #[test]
     fn statements_parse_the_same_through_the_window() {
         for source in [
@@ -205,7 +257,13 @@ mod tests {
             ";;;",
         ] {
             same_as_whole(source);
+            same_comments_as_whole(source);
         }
+        // Comments before a broken statement stay with it; those inside the
+        // previous statement annotate nothing.
+        same_comments_as_whole(
+            "-- @name a\nSELECT /* in */ * FROM t; -- @name broken\nSELEC x; -- @name b\nSELECT * FROM t;",
+        );
     }
 
     proptest! {
@@ -214,6 +272,13 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60)
         ) {
             same_as_whole(&pieces.join(" "));
+        }
+
+        #[test]
+        fn each_statement_is_handed_the_comments_that_annotate_it(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..60)
+        ) {
+            same_comments_as_whole(&pieces.join(" "));
         }
     }
 

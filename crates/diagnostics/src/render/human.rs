@@ -1,5 +1,7 @@
 //! rustc-style text output, drawn by `annotate-snippets`.
 
+use std::convert::Infallible;
+use std::io::{self, Write};
 use std::ops::Range;
 
 use annotate_snippets::{
@@ -24,20 +26,48 @@ use crate::{Diagnostic, Label, Severity, SourceFile, SourceMap};
 /// `color` switches ANSI styling on; spans are clamped (see
 /// [`SourceFile::clamp_span`]) so that no input makes this panic.
 pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    let mut out = String::new();
+    let rendered: Result<(), Infallible> = each_rendered(diags, sources, color, |text| {
+        out.push_str(text);
+        Ok(())
+    });
+    let Ok(()) = rendered;
+    out
+}
+
+/// Writes what [`render_human`] returns, one diagnostic at a time: the memory
+/// is one diagnostic's, not the whole report's (a review of 100,000 tables
+/// reports as many findings).
+pub fn write_human<'a>(
+    out: &mut dyn Write,
+    diags: impl IntoIterator<Item = &'a Diagnostic>,
+    sources: &SourceMap,
+    color: bool,
+) -> io::Result<()> {
+    each_rendered(diags, sources, color, |text| out.write_all(text.as_bytes()))
+}
+
+/// Hands each piece of the report to `put`, in order: the diagnostics,
+/// each followed by a line break, with a blank line between two.
+fn each_rendered<'a, E>(
+    diags: impl IntoIterator<Item = &'a Diagnostic>,
+    sources: &SourceMap,
+    color: bool,
+    mut put: impl FnMut(&str) -> Result<(), E>,
+) -> Result<(), E> {
     let renderer = if color {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
-    let mut out = String::new();
-    for (index, diag) in diags.iter().enumerate() {
+    for (index, diag) in diags.into_iter().enumerate() {
         if index > 0 {
-            out.push('\n');
+            put("\n")?;
         }
-        out.push_str(&render_one(diag, sources, &renderer));
-        out.push('\n');
+        put(&render_one(diag, sources, &renderer))?;
+        put("\n")?;
     }
-    out
+    Ok(())
 }
 
 fn render_one(diag: &Diagnostic, sources: &SourceMap, renderer: &Renderer) -> String {

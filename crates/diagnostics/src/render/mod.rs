@@ -4,7 +4,7 @@ mod human;
 mod json;
 mod sarif;
 
-pub use human::render_human;
+pub use human::{render_human, write_human};
 pub use json::render_json;
 pub use sarif::render_sarif;
 
