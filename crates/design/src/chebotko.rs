@@ -11,6 +11,8 @@
 //! every width is computed from character counts, never measured, so the same input
 //! gives byte-identical SVG (snapshot-friendly) on any machine.
 
+use std::collections::{HashMap, HashSet};
+
 /// What a column is in the table's primary key, in Chebotko's notation (the
 /// designed tables' column roles are the same type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -165,16 +167,20 @@ const ARROW_ID: &str = "cqlmodel-flow-arrow";
 /// distinct table once on the right (both in order of first appearance), and one
 /// arrow per distinct `(query, table)` pair.
 pub fn render_flow_svg(flows: &[(String, String)]) -> String {
-    let mut queries: Vec<&str> = Vec::new();
-    let mut tables: Vec<&str> = Vec::new();
+    // Indexed, not searched: one flow per read, and a linear search per
+    // flow made the diagram of a 10,000-table design quadratic.
+    let mut queries = FirstSeen::default();
+    let mut tables = FirstSeen::default();
     let mut arrows: Vec<(usize, usize)> = Vec::new();
+    let mut drawn: HashSet<(usize, usize)> = HashSet::new();
     for (query, table) in flows {
-        let q = position_or_push(&mut queries, query);
-        let t = position_or_push(&mut tables, table);
-        if !arrows.contains(&(q, t)) {
+        let q = queries.position_or_push(query);
+        let t = tables.position_or_push(table);
+        if drawn.insert((q, t)) {
             arrows.push((q, t));
         }
     }
+    let (queries, tables) = (queries.items, tables.items);
 
     let query_width = flow_box_width(&queries, "Queries");
     let table_width = flow_box_width(&tables, "Tables");
@@ -230,13 +236,19 @@ pub fn render_flow_svg(flows: &[(String, String)]) -> String {
     svg.finish()
 }
 
-fn position_or_push<'a>(items: &mut Vec<&'a str>, item: &'a str) -> usize {
-    match items.iter().position(|existing| *existing == item) {
-        Some(i) => i,
-        None => {
-            items.push(item);
-            items.len() - 1
-        }
+/// Distinct names in order of first appearance, with each one's position.
+#[derive(Default)]
+struct FirstSeen<'a> {
+    items: Vec<&'a str>,
+    positions: HashMap<&'a str, usize>,
+}
+
+impl<'a> FirstSeen<'a> {
+    fn position_or_push(&mut self, item: &'a str) -> usize {
+        *self.positions.entry(item).or_insert_with(|| {
+            self.items.push(item);
+            self.items.len() - 1
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! The CQL each read runs against its table: bind markers for every value,
 //! the partitions it touches (IN values × time buckets × salt) and the rows it reads.
 
+use std::collections::HashMap;
+
 use cqlmodel_cql::keywords::quote_ident;
 use serde::Serialize;
 
@@ -523,11 +525,17 @@ pub fn normalized_reads(
     tables: &[TableDesign],
     queries: &mut [QueryPlan],
 ) {
+    // The first table of each name, as a search finds it: a search per read
+    // made a 10,000-read design quadratic.
+    let mut by_name: HashMap<&str, &TableDesign> = HashMap::new();
+    for t in tables {
+        by_name.entry(t.name.as_str()).or_insert(t);
+    }
     for q in queries.iter_mut() {
         let Some(t) = q
             .table
-            .as_ref()
-            .and_then(|name| tables.iter().find(|t| t.name == *name))
+            .as_deref()
+            .and_then(|name| by_name.get(name).copied())
         else {
             continue;
         };

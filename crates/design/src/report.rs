@@ -1,5 +1,7 @@
 //! `report.md`, the Chebotko diagrams and the JSON summary.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use crate::chebotko::{self, DiagramColumn, TableDiagram};
@@ -157,9 +159,15 @@ fn queries_md(d: &Design, s: &mut String) {
         ));
     }
     s.push_str(&crate::plan::key_costs_md(d));
+    // Each read's SQL by name, the first of a name as a search would find it;
+    // a search per read made a 10,000-read report quadratic.
+    let mut specs: HashMap<&str, &crate::querylist::QuerySpec> = HashMap::new();
+    for spec in &d.specs {
+        specs.entry(spec.name.as_str()).or_insert(spec);
+    }
     for q in &d.queries {
         s.push_str(&format!("\n### {}\n\n", md_text(&q.name)));
-        if let Some(spec) = d.specs.iter().find(|x| x.name == q.name) {
+        if let Some(spec) = specs.get(q.name.as_str()) {
             let fence = md_fence(&spec.sql);
             s.push_str(&format!(
                 "SQL (line {}):\n\n{fence}sql\n{}\n{fence}\n\n",

@@ -3,6 +3,8 @@
 //! whose entity is written slowly. Cassandra then keeps the table in step and
 //! the application writes only the base.
 
+use std::collections::HashMap;
+
 use crate::derive::{KeyPart, Role, TableDesign, TableKind};
 use crate::numbers::trim_float;
 use crate::querylist::{Body, MutationKind, QuerySpec};
@@ -16,12 +18,13 @@ pub const VIEW_WRITE_RATE_LIMIT: f64 = 100.0;
 
 /// Turns every qualifying table into a view of its entity's by-primary-key table.
 pub fn choose_views(model: &Model, specs: &[QuerySpec], tables: &mut [TableDesign]) {
+    let rates = write_rates(specs);
     for i in 0..tables.len() {
         let Some(t) = tables.get(i) else { continue };
         let Some(entity) = single_grain(t) else {
             continue;
         };
-        let Some(rate) = write_rate(specs, &entity) else {
+        let Some(rate) = rates.get(entity.as_str()).copied().flatten() else {
             continue;
         };
         if rate > VIEW_WRITE_RATE_LIMIT || !viewable(model, t, &entity) {
@@ -88,20 +91,19 @@ fn single_grain(t: &TableDesign) -> Option<String> {
     }
 }
 
-/// The sum of the rates of the entity's mutations; `None` when any has no rate
-/// (or there is none): a view is chosen only on known, low write rates.
-fn write_rate(specs: &[QuerySpec], entity: &str) -> Option<f64> {
-    let mut total = 0.0;
-    let mut any = false;
+/// Per mutated entity, the sum of the rates of its mutations (in list
+/// order); `None` when any has no rate, and no entry without a mutation: a
+/// view is chosen only on known, low write rates. Summed once for every
+/// table: a scan of the list per table made a 10,000-table design quadratic.
+fn write_rates(specs: &[QuerySpec]) -> HashMap<&str, Option<f64>> {
+    let mut rates: HashMap<&str, Option<f64>> = HashMap::new();
     for q in specs {
-        if let Body::Mutation(m) = &q.body
-            && m.entity == entity
-        {
-            total += q.rate?;
-            any = true;
+        if let Body::Mutation(m) = &q.body {
+            let total = rates.entry(m.entity.as_str()).or_insert(Some(0.0));
+            *total = total.zip(q.rate).map(|(sum, rate)| sum + rate);
         }
     }
-    any.then_some(total)
+    rates
 }
 
 /// Cassandra's rules for a view's primary key: every base primary key column,

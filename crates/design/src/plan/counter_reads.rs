@@ -2,6 +2,8 @@
 //! them there too: a second query of the plan, by the entity's primary key,
 //! so that `queries.cql` (and the review) see the counter table read.
 
+use std::collections::HashMap;
+
 use cqlmodel_cql::keywords::quote_ident;
 
 use crate::derive::{KeyPart, TableDesign, TableKind};
@@ -17,8 +19,14 @@ pub(super) fn counter_reads(
     queries: &mut Vec<QueryPlan>,
 ) {
     let mut added = Vec::new();
+    // The first spec of each name, as a search finds it: a search per read
+    // made a 10,000-read design quadratic.
+    let mut by_name: HashMap<&str, &QuerySpec> = HashMap::new();
+    for spec in specs {
+        by_name.entry(spec.name.as_str()).or_insert(spec);
+    }
     for q in queries.iter_mut() {
-        let Some(spec) = specs.iter().find(|s| s.name == q.name) else {
+        let Some(spec) = by_name.get(q.name.as_str()) else {
             continue;
         };
         let Body::Select(select) = &spec.body else {

@@ -23,7 +23,7 @@ mod whole_tables;
 mod write_cql;
 mod write_reads;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use cqlmodel_stats::Stats;
 use serde::Serialize;
@@ -660,7 +660,9 @@ fn same_table_names(tables: &[TableDesign], specs: &[QuerySpec]) -> Result<(), D
 /// `@table` names first, then each table's best free candidate name; a
 /// number only when every candidate is taken.
 fn name_tables(tables: &mut [TableDesign]) {
-    let mut used: Vec<String> = tables
+    // A set, not a list: a search of every name taken so far per table made
+    // naming a 10,000-table design quadratic.
+    let mut used: HashSet<String> = tables
         .iter()
         .filter(|t| !t.name.is_empty())
         .map(|t| t.name.clone())
@@ -675,9 +677,9 @@ fn name_tables(tables: &mut [TableDesign]) {
     order.sort_by_key(|(i, c)| (c.len(), *i));
     for (i, candidates) in order {
         let Some(t) = tables.get_mut(i) else { continue };
-        if let Some(free) = candidates.iter().find(|c| !used.contains(c)) {
+        if let Some(free) = candidates.iter().find(|c| !used.contains(*c)) {
             t.name = free.clone();
-            used.push(free.clone());
+            used.insert(free.clone());
             continue;
         }
         let base = candidates
@@ -690,7 +692,7 @@ fn name_tables(tables: &mut [TableDesign]) {
             name = crate::derive::fit_name(&format!("{base}_{n}"));
             n += 1;
         }
-        used.push(name.clone());
+        used.insert(name.clone());
         t.name = name;
     }
 }

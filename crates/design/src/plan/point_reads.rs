@@ -22,6 +22,10 @@ pub(super) fn route_point_reads(
     tables: &mut Vec<TableDesign>,
     table_stats: &mut Stats,
 ) {
+    // The salted tables, found once: few tables are, and scanning every
+    // table for every read was quadratic (a twentieth of a 10,000-table
+    // design, and growing with it).
+    let mut salted_tables = salted_indexes(tables);
     for q in specs {
         let Body::Select(spec) = &q.body else {
             continue;
@@ -29,12 +33,10 @@ pub(super) fn route_point_reads(
         if !spec.aggregates.is_empty() || !spec.group_by.is_empty() || q.table.is_some() {
             continue;
         }
-        let Some(from) = tables
+        let Some(from) = salted_tables
             .iter()
-            // The cheap test first: few tables are salted, and each holds a
-            // list of query names (a scan per read of every table's list
-            // took a tenth of a 10,000-table design).
-            .position(|t| salted(t) && t.queries.contains(&q.name))
+            .copied()
+            .find(|&i| tables.get(i).is_some_and(|t| t.queries.contains(&q.name)))
         else {
             continue;
         };
@@ -60,9 +62,21 @@ pub(super) fn route_point_reads(
                 );
             }
             to = tables.iter().position(|t| serves_point(t, spec));
+            // The lookup may have added or changed a table.
+            salted_tables = salted_indexes(tables);
         }
         move_query(tables, &q.name, from, to, salt);
     }
+}
+
+/// The indexes of the salted tables, in table order.
+fn salted_indexes(tables: &[TableDesign]) -> Vec<usize> {
+    tables
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| salted(t))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 fn move_query(tables: &mut [TableDesign], query: &str, from: usize, to: Option<usize>, salt: u32) {

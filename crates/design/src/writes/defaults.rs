@@ -8,9 +8,9 @@
 use cqlmodel_cql::keywords::quote_ident;
 
 use super::WriteStatement;
-use crate::derive::TableDesign;
+use super::context::Context;
 use crate::querylist::{MutationKind, MutationSpec};
-use crate::relational::{Attribute, Entity, Model};
+use crate::relational::{Attribute, Entity};
 use crate::select::ColRef;
 
 /// What a PostgreSQL default computes.
@@ -60,8 +60,7 @@ fn cql_function(kind: Default, a: &Attribute) -> Option<&'static str> {
 /// tables that store it, and notes who supplies it. Returns the primary-key
 /// columns it accounted for.
 pub(super) fn fill_defaults(
-    model: &Model,
-    tables: &[TableDesign],
+    ctx: &Context<'_>,
     m: &MutationSpec,
     statements: &mut [WriteStatement],
     notes: &mut Vec<String>,
@@ -70,7 +69,7 @@ pub(super) fn fill_defaults(
     if m.kind != MutationKind::Insert {
         return handled;
     }
-    let Some(e) = model.entity(&m.entity) else {
+    let Some(e) = ctx.model.entity(&m.entity) else {
         return handled;
     };
     for a in &e.attributes {
@@ -83,7 +82,7 @@ pub(super) fn fill_defaults(
             .iter()
             .enumerate()
             .filter(|(_, s)| s.cql.starts_with("INSERT "))
-            .filter_map(|(i, s)| Some((i, column_in(tables, &s.table, e, &a.name)?)))
+            .filter_map(|(i, s)| Some((i, column_in(ctx, &s.table, e, &a.name)?)))
             .collect();
         if holders.is_empty() {
             continue;
@@ -100,9 +99,10 @@ pub(super) fn fill_defaults(
     handled
 }
 
-/// The column of `table` holding `entity.column`.
-fn column_in(tables: &[TableDesign], table: &str, e: &Entity, column: &str) -> Option<String> {
-    let t = tables.iter().find(|t| t.name == table)?;
+/// The column of `table` (the first table of that name) holding
+/// `entity.column`.
+fn column_in(ctx: &Context<'_>, table: &str, e: &Entity, column: &str) -> Option<String> {
+    let t = ctx.named(table).next()?;
     let c = t.column_of(&ColRef {
         entity: e.name.clone(),
         column: column.to_string(),

@@ -9,7 +9,7 @@ use cqlmodel_stats::BucketUnit;
 use cqlmodel_stats::units::{format_count, format_duration};
 
 use super::context::Context;
-use crate::derive::{KeyPart, TableDesign, TableKind};
+use crate::derive::{KeyPart, TableDesign};
 use crate::querylist::{Body, MutationKind, MutationSpec};
 use crate::relational::Entity;
 use crate::select::ColRef;
@@ -29,7 +29,7 @@ pub(super) fn static_alternatives(
         return Vec::new();
     }
     let mut out = Vec::new();
-    for t in ctx.tables.iter().filter(|t| split_under(t, e)) {
+    for t in ctx.split_tables().filter(|t| split_under(t, e)) {
         let read: Vec<String> = m
             .columns
             .iter()
@@ -72,16 +72,10 @@ pub(super) fn static_alternatives(
 }
 
 /// A plain table of another entity's rows partitioned by `e`'s primary key
-/// plus a time bucket or a salt.
+/// plus a time bucket or a salt; `t` is one of the context's split tables
+/// (bucketed or salted, plain), found once for every update.
 fn split_under(t: &TableDesign, e: &Entity) -> bool {
-    // Bucketed or salted first: it is cheap and few tables are, while the key
-    // check below clones column classes (it was half of a 10,000-table design,
-    // run for every update against every table).
-    let bucketed_or_salted = t
-        .partition_key
-        .iter()
-        .any(|p| matches!(p, KeyPart::Bucket(..) | KeyPart::Salt(_)));
-    if !bucketed_or_salted || t.kind != TableKind::Table || t.grain.contains(&e.name) {
+    if t.grain.contains(&e.name) {
         return false;
     }
     let mut split = false;
