@@ -276,7 +276,11 @@ impl<'s> QueryReader<'s> {
                 file,
                 &stmt,
             ));
-            self.names.skipped(&name);
+            // Without `@name` the skipped statement names no query: its
+            // `Q<n>` is the next kept query's (the ordinal does not advance).
+            if let Some(given) = ann.name() {
+                self.names.skipped(given);
+            }
             return None;
         }
         self.names.kept(ann.name(), self.ordinal);
@@ -506,6 +510,29 @@ mod tests {
     /// of the closest names, a statement the list skips (DSE's
     /// `solr_query`) names no query, and a query without `@name` is `Q` and
     /// its number (`Q5`, not `Q05`).
+    /// An unnamed statement the list skips (DSE's `solr_query`) does not
+    /// take the `Q<n>` of the next unnamed query (that said, falsely, "two
+    /// queries are named `Q1`").
+    #[test]
+    fn a_skipped_unnamed_statement_names_no_query() {
+        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
+        let parsed_schema = cqlmodel_cql::parse(schema_text);
+        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let queries = "SELECT v FROM ks.t WHERE solr_query = 'x';\n\
+            SELECT v FROM ks.t WHERE k = ?;\n\
+            -- @after Q1\nSELECT v FROM ks.t WHERE k = ?;";
+        let parsed = cqlmodel_cql::parse(queries);
+        let (kept, diagnostics) = load_queries(&schema, 1, &parsed, None, 1);
+        let said: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            said,
+            ["`solr_query` is a DataStax Enterprise pseudo-column: statement skipped"]
+        );
+        let names: Vec<&str> = kept.iter().map(|q| q.name.as_str()).collect();
+        assert_eq!(names, ["Q1", "Q2"]);
+    }
+
     #[test]
     fn annotation_warnings_come_in_list_order() {
         let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
