@@ -198,15 +198,7 @@ pub(super) fn size_tables(
             out.tables.insert(format!("{keyspace}.{}", t.name), ts);
             continue;
         }
-        t.decisions
-            .extend(super::key_values::generated_key_decisions(model, t, stats));
-        t.decisions.extend(super::key_values::listed_key_decisions(
-            model, t, stats, &ts,
-        ));
-        t.decisions
-            .extend(super::key_values::constant_default_decisions(
-                model, stats, t, &ts,
-            ));
+        key_value_decisions(model, stats, t, &ts);
         if estimate.exceeds.is_empty() {
             t.decisions.push(format!(
                 "sizing: largest partition {} rows, {} bytes{at}: within the limits",
@@ -245,6 +237,18 @@ pub(super) fn size_tables(
         }
     }
     Ok(())
+}
+
+/// How the partition key's values were counted where the statistics do not
+/// count them: generated identifiers, listed values, the constant default.
+fn key_value_decisions(model: &Model, stats: &Stats, t: &mut TableDesign, ts: &TableStats) {
+    use super::key_values::{
+        constant_default_decisions, generated_key_decisions, listed_key_decisions,
+    };
+    let mut said = generated_key_decisions(model, t, stats);
+    said.extend(listed_key_decisions(model, t, stats, ts));
+    said.extend(constant_default_decisions(model, stats, t, ts));
+    t.decisions.extend(said);
 }
 
 /// A table over the limits with the estimator's recommendation.
