@@ -12,7 +12,7 @@ use crate::annotations::Annotations;
 
 /// The annotation keys of a query list (docs/review.md, docs/design.md).
 pub const QUERY_KEYS: &[&str] = &[
-    "name", "rate", "cl", "serial", "page", "path", "after", "table",
+    "name", "rate", "cl", "serial", "page", "path", "after", "table", "new-row",
 ];
 
 /// The values `@path` takes.
@@ -42,7 +42,9 @@ pub fn own_warnings(q: &Annotated<'_>) -> Vec<Diagnostic> {
     for (key, _) in &q.annotations.pairs {
         // `@word` in prose (`` `-- @name` ``, `@2x`) is not meant as a key.
         let key_like = key.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         if key_like && !QUERY_KEYS.contains(&key.as_str()) {
             out.push(warning(
                 q.file,

@@ -570,7 +570,7 @@ mod tests {
                     "@after names `alpha9`, but no query has that name (did you mean `alpha1`?): ignored"
                 ),
                 annotation(
-                    "unknown annotation `@nmae` (did you mean `@name`?): ignored (known: @name, @rate, @cl, @serial, @page, @path, @after, @table)"
+                    "unknown annotation `@nmae` (did you mean `@name`?): ignored (known: @name, @rate, @cl, @serial, @page, @path, @after, @table, @new-row)"
                 ),
                 annotation("@after names `search`, but no query has that name: ignored"),
                 annotation(

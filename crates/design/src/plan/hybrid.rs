@@ -522,6 +522,7 @@ fn bookkeeping_deletes(b: &HybridBuild) -> Vec<WriteStatement> {
             hybrid: false,
             only_when: None,
             step: Step::Sweep,
+            new_row: false,
             mechanism: "bookkeeping delete, last".into(),
             reason: if counter {
                 "the key's count of rows goes with its rows (a deleted counter is not reused: the key is gone)".into()
@@ -547,6 +548,7 @@ fn count_statement(p: &PerKeyPlan, b: &HybridBuild, rate: Option<f64>) -> WriteS
             b.coarse
         )),
         step: Step::Increment,
+        new_row: false,
         mechanism: "counter update".into(),
         reason: super::hybrid_text::count_reason(p, rate),
     }
@@ -576,6 +578,7 @@ fn promote_statement(
             b.fine
         )),
         step: Step::Plain,
+        new_row: false,
         mechanism: "promotion, last".into(),
         reason: super::hybrid_text::promote_reason(p, b),
     }

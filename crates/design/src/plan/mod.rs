@@ -173,12 +173,12 @@ impl Design {
         }
         for w in &self.write_paths {
             for st in write_cql::write_path_cql(w, &self.per_key) {
-                s.push_str(&annotation(
-                    &st.name,
-                    st.rate,
-                    st.consistency.as_deref(),
-                    None,
-                ));
+                let mut note = annotation(&st.name, st.rate, st.consistency.as_deref(), None);
+                if st.new_row {
+                    // Before the annotation line's closing newline.
+                    note.insert_str(note.len() - 1, " @new-row");
+                }
+                s.push_str(&note);
                 s.push_str(&st.cql);
                 s.push_str(";\n\n");
             }

@@ -17,6 +17,8 @@ pub(super) struct WriteCql {
     pub name: String,
     pub rate: Option<f64>,
     pub consistency: Option<String>,
+    /// Every INSERT of it writes a new row (`@new-row`).
+    pub new_row: bool,
     pub cql: String,
 }
 
@@ -29,13 +31,14 @@ pub(super) fn write_path_cql(w: &WritePath, per_key: &[PerKeyPlan]) -> Vec<Write
         .iter()
         .filter(|s| s.mechanism == LOGGED_BATCH)
         .collect();
-    let mut units: Vec<(&WriteStatement, String)> = Vec::new();
+    let mut units: Vec<(&WriteStatement, String, bool)> = Vec::new();
     let mut batch_written = false;
     for st in &w.statements {
         if st.mechanism != LOGGED_BATCH || batched.len() < 2 {
-            units.push((st, st.cql.clone()));
+            units.push((st, st.cql.clone(), st.new_row));
         } else if !batch_written {
-            units.push((st, batch_cql(&batched)));
+            let new_row = batched.iter().all(|s| s.new_row);
+            units.push((st, batch_cql(&batched), new_row));
             batch_written = true;
         }
     }
@@ -43,7 +46,7 @@ pub(super) fn write_path_cql(w: &WritePath, per_key: &[PerKeyPlan]) -> Vec<Write
     units
         .into_iter()
         .enumerate()
-        .map(|(i, (first, cql))| WriteCql {
+        .map(|(i, (first, cql, new_row))| WriteCql {
             name: if single {
                 w.name.clone()
             } else {
@@ -51,6 +54,7 @@ pub(super) fn write_path_cql(w: &WritePath, per_key: &[PerKeyPlan]) -> Vec<Write
             },
             rate: hybrid::statement_rate(per_key, first).unwrap_or(w.rate),
             consistency: w.consistency.clone(),
+            new_row,
             cql,
         })
         .collect()

@@ -301,6 +301,7 @@ fn partition_delete(
         hybrid: false,
         only_when: None,
         step: Step::Plain,
+        new_row: false,
         mechanism: String::new(),
         reason: format!(
             "ON DELETE CASCADE: the deleted `{parent}`'s `{}` rows are this table's {spread_words}: one partition delete (one tombstone) each, however many rows",

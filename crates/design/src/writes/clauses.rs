@@ -22,6 +22,7 @@ pub(super) fn statement(t: &TableDesign, cql: String, repeat: Option<String>) ->
         hybrid: false,
         only_when: None,
         step: super::Step::Plain,
+        new_row: false,
         mechanism: String::new(),
         reason: String::new(),
     }

@@ -14,6 +14,7 @@ mod fan_out;
 mod generated;
 mod kept;
 mod mechanisms;
+mod new_rows;
 mod partial;
 mod path;
 mod planned;
@@ -80,6 +81,11 @@ pub struct WriteStatement {
     /// Its place among the path's statements, beyond what its kind says.
     #[serde(skip)]
     pub step: Step,
+    /// An INSERT under a key the write has just made (`new_rows`): it
+    /// replaces no row and derives nothing from a read; queries.cql marks it
+    /// `@new-row`.
+    #[serde(skip)]
+    pub new_row: bool,
     /// How this table is kept in step, and why.
     pub mechanism: String,
     pub reason: String,

@@ -82,6 +82,7 @@ pub(super) fn plan_path(
     super::kept::patches(&m, &mut statements);
     super::kept::normalized_keys(model, tables, &m, &mut statements, &mut notes);
     let defaulted = super::defaults::fill_defaults(ctx, &m, &mut statements, &mut notes);
+    super::new_rows::mark_new_rows(ctx, &m, &mut statements);
     let not_atomic = not_atomic(&statements);
     notes.extend(generated_key(model, &m, &defaulted));
     if statements.is_empty() && ctx.mentions.get(&m.entity).is_none_or(Vec::is_empty) {

@@ -30,7 +30,8 @@ declare_rule! {
     ///   INSERT that sets that column on the same key without an `IF` condition.
     ///
     /// The pairing is a heuristic: same table, and both statements restrict the
-    /// same primary key columns. An INSERT into a table clustered by time adds an
+    /// same primary key columns. An INSERT annotated `@new-row` writes a row
+    /// under a key just generated and is not paired (unless `@after` says so). An INSERT into a table clustered by time adds an
     /// event row and is not paired as a read-modify-write. Text and other scalar columns are left alone (an
     /// edit form that overwrites a name is last-write-wins by design). A write
     /// annotated `@after NAME`, where NAME is a read of the same table, is always
@@ -141,6 +142,11 @@ fn pair<'a>(
         .is_some_and(|a| a == read.name);
     let read_key = key_columns_among(table, &eq_columns(&select.where_clause));
     let (write_key, pattern) = match &stmt.kind {
+        // `@new-row`: the producer says the key was just generated, so the
+        // row is new and its values come from no read (unless `@after` says so).
+        StatementKind::Insert(_) if write.annotations.get("new-row").is_some() && !explicit => {
+            return None;
+        }
         StatementKind::Insert(s) if !s.if_not_exists => {
             let columns = insert_columns(&s.values);
             let key = key_columns_among(table, &columns);
