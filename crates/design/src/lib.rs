@@ -26,6 +26,7 @@ pub mod duration_keys;
 pub mod error;
 pub mod fan_out_lookups;
 pub mod horizon;
+mod identifiers;
 pub mod input_notes;
 mod listed_values;
 mod listing;

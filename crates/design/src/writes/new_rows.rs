@@ -1,6 +1,6 @@
 //! Which INSERTs of an insert path write a new row: those whose table keys the
-//! row by an identifier the write has just made (a column PostgreSQL filled,
-//! or a uuid the application generates). queries.cql marks them `@new-row`,
+//! row by an identifier generated per row (a sequence's or identity's number,
+//! a uuid that is the row's own key). queries.cql marks them `@new-row`,
 //! so that a review does not take the new row's values for a read-modify-write
 //! of a row some read returned (CQL019): a display read of `order_by_id`
 //! selecting `total` is not where a new order's `total` comes from. An INSERT
@@ -10,8 +10,9 @@
 use super::WriteStatement;
 use super::context::Context;
 use crate::chebotko::Role;
+use crate::identifiers::generated_identifier;
 use crate::querylist::{MutationKind, MutationSpec};
-use crate::relational::Entity;
+use crate::relational::{Entity, Model};
 use crate::select::ColRef;
 
 /// Marks `new_row` on each INSERT of the path that writes under a fresh key.
@@ -26,7 +27,7 @@ pub(super) fn mark_new_rows(
     let Some(e) = ctx.model.entity(&m.entity) else {
         return;
     };
-    let fresh = fresh_key_columns(e, m);
+    let fresh = fresh_key_columns(ctx.model, e);
     if fresh.is_empty() {
         return;
     }
@@ -52,19 +53,21 @@ pub(super) fn mark_new_rows(
     }
 }
 
-/// The entity's primary-key columns the insert makes: left to PostgreSQL (a
-/// sequence, an identity, a default), or a uuid it supplies that no foreign
-/// key copies from a parent.
-fn fresh_key_columns<'e>(e: &'e Entity, m: &MutationSpec) -> Vec<&'e str> {
+/// The entity's primary-key columns that hold an identifier generated per
+/// row (`crate::identifiers`, as the sizing counts them): a sequence's or
+/// identity's number, a uuid that is its row's own key; never a parent's.
+fn fresh_key_columns<'e>(model: &Model, e: &'e Entity) -> Vec<&'e str> {
     e.primary_key
         .iter()
         .filter(|c| {
-            let supplied = m.columns.contains(c);
-            let uuid = e
-                .attribute(c)
-                .is_some_and(|a| matches!(a.cql_type.as_str(), "uuid" | "timeuuid"));
-            let copied = e.foreign_keys.iter().any(|f| f.columns.contains(c));
-            !copied && (!supplied || uuid)
+            generated_identifier(
+                model,
+                &ColRef {
+                    entity: e.name.clone(),
+                    column: (*c).clone(),
+                },
+            )
+            .is_some()
         })
         .map(String::as_str)
         .collect()
