@@ -472,10 +472,7 @@ mod tests {
     /// refuses changes nothing.
     #[test]
     fn cqlsh_consistency_lines_apply_to_the_statements_that_follow() {
-        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
-            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
-        let parsed_schema = cqlmodel_cql::parse(schema_text);
-        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let schema = one_table_schema();
         let queries = "SELECT v FROM ks.t WHERE k = ?;\n\
             CONSISTENCY LOCAL_QUORUM\n\
             SELECT v FROM ks.t WHERE k = ?;\n\
@@ -504,21 +501,12 @@ mod tests {
         );
     }
 
-    /// The warnings on annotations come after the list's own diagnostics,
-    /// query by query in list order, each query's unknown keys, then its
-    /// `@path`, then its `@after`; a misspelled `@after` is offered the first
-    /// of the closest names, a statement the list skips (DSE's
-    /// `solr_query`) names no query, and a query without `@name` is `Q` and
-    /// its number (`Q5`, not `Q05`).
     /// An unnamed statement the list skips (DSE's `solr_query`) does not
     /// take the `Q<n>` of the next unnamed query (that said, falsely, "two
     /// queries are named `Q1`").
     #[test]
     fn a_skipped_unnamed_statement_names_no_query() {
-        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
-            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
-        let parsed_schema = cqlmodel_cql::parse(schema_text);
-        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let schema = one_table_schema();
         let queries = "SELECT v FROM ks.t WHERE solr_query = 'x';\n\
             SELECT v FROM ks.t WHERE k = ?;\n\
             -- @after Q1\nSELECT v FROM ks.t WHERE k = ?;";
@@ -533,12 +521,22 @@ mod tests {
         assert_eq!(names, ["Q1", "Q2"]);
     }
 
+    /// `ks.t (k int PRIMARY KEY, v int)`.
+    fn one_table_schema() -> cqlmodel_schema::Schema {
+        let text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
+            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
+        cqlmodel_schema::build_schema(0, &cqlmodel_cql::parse(text).statements).schema
+    }
+
+    /// The warnings on annotations come after the list's own diagnostics,
+    /// query by query in list order, each query's unknown keys, then its
+    /// `@path`, then its `@after`; a misspelled `@after` is offered the first
+    /// of the closest names, a statement the list skips (DSE's
+    /// `solr_query`) names no query, and a query without `@name` is `Q` and
+    /// its number (`Q5`, not `Q05`).
     #[test]
     fn annotation_warnings_come_in_list_order() {
-        let schema_text = "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3};\n\
-            CREATE TABLE ks.t (k int PRIMARY KEY, v int);";
-        let parsed_schema = cqlmodel_cql::parse(schema_text);
-        let schema = cqlmodel_schema::build_schema(0, &parsed_schema.statements).schema;
+        let schema = one_table_schema();
         let queries = "-- @name alpha1\nSELECT v FROM ks.t WHERE k = ?;\n\
             -- @name alpha2 @path analytcs @after alpha9\nSELECT v FROM ks.t WHERE k = ?;\n\
             -- @name search\nSELECT v FROM ks.t WHERE solr_query = 'x';\n\
