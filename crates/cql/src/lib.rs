@@ -135,33 +135,34 @@ pub fn parse_each(
     source: &str,
     mut each: impl FnMut(ast::Statement, &[ParseError]),
 ) -> ParseSummary {
-    let mut parser = parser::Parser::streaming(source);
-    let mut statements = Vec::new();
-    let (errors, broken) = parser.parse_each(|s, errors| {
-        statements.push(s.span);
-        each(s, errors);
-    });
-    ParseSummary {
-        errors,
-        comments: parser.into_comments(),
-        broken,
-        statements,
-    }
+    parse_streaming(source, false, |s, errors, _| each(s, errors))
 }
 
 /// [`parse_each`], handing each statement also the comments that annotate it
 /// (`-- @name q1`): those after the previous statement that parsed, less
 /// those before a statement that did not parse, which belong to it (see
 /// [`ParseResult::statement_comments`]). A query list of 300,000 annotated
-/// statements is read with one statement's comments in memory: the
-/// comments handed out are not in the summary's `comments`.
+/// statements is read with one statement's comments in memory: every comment
+/// up to the end of a statement handed out (the ones handed with it, and
+/// those inside or before it) is taken out of the summary's `comments`, so
+/// its [`ParseSummary::statement_comments`] covers only what is left.
 pub fn parse_each_commented(
     source: &str,
+    each: impl FnMut(ast::Statement, &[ParseError], &[Comment]),
+) -> ParseSummary {
+    parse_streaming(source, true, each)
+}
+
+/// The loop of [`parse_each`] and [`parse_each_commented`]; `commented`:
+/// hand out (and take out) the comments.
+fn parse_streaming(
+    source: &str,
+    commented: bool,
     mut each: impl FnMut(ast::Statement, &[ParseError], &[Comment]),
 ) -> ParseSummary {
     let mut parser = parser::Parser::streaming(source);
     let mut statements = Vec::new();
-    let (errors, broken) = parser.parse_each_commented(|s, errors, comments| {
+    let (errors, broken) = parser.parse_statements(commented, |s, errors, comments| {
         statements.push(s.span);
         each(s, errors, comments);
     });

@@ -95,7 +95,7 @@ impl<'src> Parser<'src> {
         }
     }
 
-    /// The comments of the source, once [`Self::parse_each`] has run.
+    /// The comments of the source, once [`Self::parse_statements`] has run.
     pub fn into_comments(self) -> Vec<crate::Comment> {
         self.feed
             .map(window::Feed::into_comments)
@@ -109,27 +109,12 @@ impl Parser<'_> {
     /// Hands each statement that parsed to `each` (with the errors found so
     /// far) and returns the errors and the span of each statement that did not
     /// parse (from its first token to the last one skipped), so that the
-    /// comments before a broken statement stay with it.
-    pub fn parse_each(
-        &mut self,
-        mut each: impl FnMut(Statement, &[ParseError]),
-    ) -> (Vec<ParseError>, Vec<Span>) {
-        self.parse_statements(false, |stmt, errors, _| each(stmt, errors))
-    }
-
-    /// [`Self::parse_each`], handing each statement also the comments that
-    /// annotate it: those between the end of the previous statement that
-    /// parsed and its start, less those before a statement that did not
-    /// parse (they belong to it). The comments handed out are not kept.
-    pub fn parse_each_commented(
-        &mut self,
-        each: impl FnMut(Statement, &[ParseError], &[crate::Comment]),
-    ) -> (Vec<ParseError>, Vec<Span>) {
-        self.parse_statements(true, each)
-    }
-
-    /// The loop of [`Self::parse_each`]; `commented`: hand out the comments.
-    fn parse_statements(
+    /// comments before a broken statement stay with it. `commented`: hand
+    /// each statement also the comments that annotate it (those between the
+    /// end of the previous statement that parsed and its start, less those
+    /// before a statement that did not parse: they belong to it); the
+    /// comments handed out are not kept.
+    pub(crate) fn parse_statements(
         &mut self,
         commented: bool,
         mut each: impl FnMut(Statement, &[ParseError], &[crate::Comment]),
@@ -179,11 +164,11 @@ impl Parser<'_> {
         (errors, broken)
     }
 
-    /// [`Self::parse_each`], collecting the statements.
+    /// [`Self::parse_statements`], collecting the statements.
     #[cfg(test)]
     pub fn parse_file(mut self) -> (Vec<Statement>, Vec<ParseError>, Vec<Span>) {
         let mut statements = Vec::new();
-        let (errors, broken) = self.parse_each(|s, _| statements.push(s));
+        let (errors, broken) = self.parse_statements(false, |s, _, _| statements.push(s));
         (statements, errors, broken)
     }
 

@@ -211,7 +211,7 @@ mod tests {
         let whole = Parser::with_line_breaks(lex(source).tokens, source).parse_file();
         let mut streaming = Parser::streaming(source);
         let mut statements = Vec::new();
-        let (errors, broken) = streaming.parse_each(|s, _| statements.push(s));
+        let (errors, broken) = streaming.parse_statements(false, |s, _, _| statements.push(s));
         assert_eq!(statements, whole.0, "{source}");
         assert_eq!(errors.len(), whole.1.len(), "{source}");
         assert_eq!(broken.len(), whole.2.len(), "{source}");
