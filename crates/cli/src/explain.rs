@@ -110,18 +110,6 @@ pub struct Report {
     pub sources: SourceMap,
 }
 
-impl Report {
-    /// 2 on input errors (including statements naming unknown objects or mistyped
-    /// literals), 1 when a statement is invalid, 0 otherwise.
-    pub fn exit_code(&self) -> i32 {
-        let mut tally = Tally::default();
-        for e in &self.explained {
-            tally.count(e);
-        }
-        tally.exit_code(&self.input_errors)
-    }
-}
-
 /// The statements explained, by outcome: what the exit code and the text's
 /// last line need once the statements themselves are gone.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +160,7 @@ pub struct Ending {
 }
 
 impl Ending {
-    /// As [`Report::exit_code`].
+    /// As [`Tally::exit_code`], with the input errors it met.
     pub fn exit_code(&self) -> i32 {
         self.tally.exit_code(&self.input_errors)
     }

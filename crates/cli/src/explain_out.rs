@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 use cqlmodel_diagnostics::{
-    Diagnostic, SourceMap, escape_controls, escape_line, render_json, write_human,
+    Diagnostic, SourceMap, escape_controls, escape_line, render_human, render_json,
 };
 use serde::Serialize;
 
@@ -29,9 +29,7 @@ pub fn write_text(
     write!(out, "{title}\n  {}\n", escape_line(&e.statement))?;
     match statement_diagnostic(e) {
         Some(d) => {
-            let mut rendered = Vec::new();
-            write_human(&mut rendered, [&d], sources, color)?;
-            for line in String::from_utf8_lossy(&rendered).lines() {
+            for line in render_human(&[d], sources, color).lines() {
                 writeln!(out, "  {line}")?;
             }
         }
