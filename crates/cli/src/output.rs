@@ -51,14 +51,11 @@ pub fn emit_streamed(
     if quiet() && code != 2 {
         return code;
     }
-    // Pieces are small (one finding each): buffered, they go out in large writes.
-    let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
-    let written = write(&mut out).and_then(|()| out.flush());
-    write_stderr(stderr);
-    match written {
-        Ok(()) => code,
-        Err(e) => stdout_failed(&e),
-    }
+    emit_streaming(|out| Streamed {
+        written: write(out),
+        stderr: stderr.to_string(),
+        code,
+    })
 }
 
 /// What a command that streams its stdout ([`emit_streaming`]) hands back
@@ -92,6 +89,7 @@ pub fn emit_streaming(write: impl FnOnce(&mut dyn Write) -> Streamed) -> u8 {
         let run = write(&mut held);
         return emit(&String::from_utf8_lossy(&held), &run.stderr, run.code);
     }
+    // Pieces are small (one finding each): buffered, they go out in large writes.
     let mut out = io::BufWriter::with_capacity(STREAM_BUFFER, io::stdout().lock());
     let run = write(&mut out);
     let written = run.written.and_then(|()| out.flush());
@@ -102,7 +100,7 @@ pub fn emit_streaming(write: impl FnOnce(&mut dyn Write) -> Streamed) -> u8 {
     }
 }
 
-/// Bytes of stdout held before a write, in [`emit_streamed`].
+/// Bytes of stdout held before a write, in [`emit_streaming`].
 const STREAM_BUFFER: usize = 64 << 10;
 
 /// Writes `bytes` to stdout and flushes.
