@@ -34,7 +34,10 @@ declare_rule! {
     /// The query list. A copy is a table named after the same entity (the
     /// first word of its name, singular: `users`, `users_by_country`) that
     /// holds the entity's whole partition key and the attribute, and is
-    /// written by the list. A stale
+    /// written by the list. Columns match by name and type; when the producer
+    /// of the CQL says which attribute each column holds (`cqlmodel design`
+    /// does), only the same attribute matches: a playlist item's `title` (the
+    /// video's) is no copy of the playlist's `title`. A stale
     /// copy is a warning. Separate INSERTs of the same entity are a warning
     /// when their `@rate`s are equal (within 10%: one logical write), and info
     /// (a question) without rates; with different rates they are different
